@@ -1,0 +1,2 @@
+/** Package version placeholder until the package lands. */
+export const placeholder = true;
