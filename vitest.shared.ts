@@ -6,7 +6,11 @@ export const sharedConfig = defineConfig({
   ssr: { resolve: { conditions: ['@codeagent/source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.tsx'],
-    typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    typecheck: {
+      enabled: true,
+      include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     allowOnly: false,
