@@ -1,0 +1,376 @@
+import type { BigIntStats } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { normaliseText, splitFrontmatter } from './frontmatter.js';
+import { type SkillFrontmatter, type SkillWarning, validateFrontmatter } from './validate.js';
+
+/** Where a skills directory comes from, in precedence order (later wins). */
+export type SkillSourceKind = 'user' | 'project' | 'host';
+
+/** One directory searched for `<name>/SKILL.md` folders. */
+export interface SkillSourceDir {
+  /** Absolute path of the directory. */
+  readonly dir: string;
+  /** Which level the directory belongs to. */
+  readonly kind: SkillSourceKind;
+}
+
+/** A discovered, valid skill (frontmatter plus where it was found); the body is loaded on demand. */
+export interface SkillMeta extends SkillFrontmatter {
+  /** Absolute path of the SKILL.md file (as reached, symlinks not resolved). */
+  readonly path: string;
+  /** Absolute path of the skill folder. */
+  readonly folder: string;
+  /** The skills directory the skill was found in. */
+  readonly source: string;
+  /** Level of that directory. */
+  readonly sourceKind: SkillSourceKind;
+}
+
+/** Result of {@link listSkillsMeta}: winning skills sorted by name, and every warning in discovery order. */
+export interface SkillList {
+  /** Valid skills after precedence, sorted by name. */
+  readonly skills: readonly SkillMeta[];
+  /** Problems found; each names the file, the field when known, and the reason. */
+  readonly warnings: readonly SkillWarning[];
+}
+
+/** Options shared by every function that discovers skills. */
+export interface SkillDiscoveryOptions {
+  /** Project directory; project-level skill directories are resolved under it. */
+  readonly cwd: string;
+  /** Extra directories from the host, searched last (highest precedence); relative paths resolve against `cwd`. */
+  readonly dirs?: readonly string[];
+  /** Home directory for the user-level `~/.codeagent/skills` (default: `os.homedir()`). */
+  readonly homeDir?: string;
+  /** Size cap for one SKILL.md in bytes (default {@link DEFAULT_MAX_SKILL_BYTES}); larger files are skipped with a warning. */
+  readonly maxFileBytes?: number;
+  /** Cache to use (default: one shared per process). */
+  readonly cache?: SkillCache;
+}
+
+/** Default size cap for one SKILL.md file: 256 KiB. */
+export const DEFAULT_MAX_SKILL_BYTES = 256 * 1024;
+
+/** Project-level skill directories under `cwd`, lowest precedence first. */
+export const PROJECT_SKILL_DIRS: readonly string[] = [
+  '.btw/skills',
+  '.agents/skills',
+  '.claude/skills',
+  '.codex/skills',
+  '.codeagent/skills',
+];
+
+/** User-level skill directory under the home directory. */
+export const USER_SKILL_DIR = '.codeagent/skills';
+
+/** The file name of a skill inside its folder. */
+export const SKILL_FILE = 'SKILL.md';
+
+/** Lists the directories searched, lowest precedence first; a path given twice keeps its last (strongest) position. */
+export function skillDirectories(
+  options: Pick<SkillDiscoveryOptions, 'cwd' | 'dirs' | 'homeDir'>,
+): SkillSourceDir[] {
+  const cwd = resolve(options.cwd);
+  const all: SkillSourceDir[] = [
+    { dir: resolve(options.homeDir ?? homedir(), USER_SKILL_DIR), kind: 'user' },
+    ...PROJECT_SKILL_DIRS.map((d): SkillSourceDir => ({ dir: resolve(cwd, d), kind: 'project' })),
+    ...(options.dirs ?? []).map((d): SkillSourceDir => ({ dir: resolve(cwd, d), kind: 'host' })),
+  ];
+  const lastIndex = new Map<string, number>();
+  all.forEach((s, i) => {
+    lastIndex.set(s.dir, i);
+  });
+  return all.filter((s, i) => lastIndex.get(s.dir) === i);
+}
+
+/** A parsed SKILL.md as cached: either a valid skill with its body, or only warnings. */
+interface ParsedFile {
+  readonly frontmatter?: SkillFrontmatter;
+  readonly body: string;
+  readonly warnings: readonly SkillWarning[];
+}
+
+interface DirEntry {
+  readonly key: string;
+  readonly folders: readonly string[];
+}
+
+interface FileEntry {
+  readonly key: string;
+  readonly cap: number;
+  readonly parsed: ParsedFile;
+}
+
+/**
+ * Cache of directory listings (keyed by the directory's inode + mtime) and parsed SKILL.md files
+ * (keyed by path + inode + size + mtime + ctime, nanosecond stamps), so a warm listing costs one
+ * stat per directory and per skill, and any change is seen on the next call.
+ */
+export class SkillCache {
+  readonly #dirs = new Map<string, DirEntry>();
+  readonly #files = new Map<string, FileEntry>();
+
+  /** Number of cached SKILL.md files. */
+  get fileCount(): number {
+    return this.#files.size;
+  }
+
+  /** Drops every cached entry. */
+  clear(): void {
+    this.#dirs.clear();
+    this.#files.clear();
+  }
+
+  /** @internal */
+  getDir(dir: string, key: string): readonly string[] | undefined {
+    const hit = this.#dirs.get(dir);
+    return hit && hit.key === key ? hit.folders : undefined;
+  }
+
+  /** @internal */
+  setDir(dir: string, key: string, folders: readonly string[]): void {
+    const previous = this.#dirs.get(dir);
+    if (previous) {
+      const kept = new Set(folders);
+      for (const f of previous.folders) if (!kept.has(f)) this.#files.delete(join(dir, f, SKILL_FILE));
+    }
+    this.#dirs.set(dir, { key, folders });
+  }
+
+  /** @internal */
+  getFile(path: string, key: string, cap: number): ParsedFile | undefined {
+    const hit = this.#files.get(path);
+    return hit && hit.key === key && hit.cap === cap ? hit.parsed : undefined;
+  }
+
+  /** @internal */
+  setFile(path: string, key: string, cap: number, parsed: ParsedFile): void {
+    this.#files.set(path, { key, cap, parsed });
+  }
+
+  /** @internal */
+  dropDir(dir: string): void {
+    const previous = this.#dirs.get(dir);
+    if (!previous) return;
+    for (const f of previous.folders) this.#files.delete(join(dir, f, SKILL_FILE));
+    this.#dirs.delete(dir);
+  }
+}
+
+const sharedCache = new SkillCache();
+
+function statKey(s: BigIntStats): string {
+  return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+function errCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
+}
+
+function errMessage(error: unknown): string {
+  const code = errCode(error);
+  if (code === 'ELOOP') return 'symlink loop (ELOOP)';
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function parseBytes(bytes: Uint8Array, path: string, folderName: string): ParsedFile {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return {
+      body: '',
+      warnings: [{ file: path, code: 'not-utf8', reason: 'file is not valid UTF-8', skipped: true }],
+    };
+  }
+  const split = splitFrontmatter(normaliseText(text));
+  if (!split.ok)
+    return { body: '', warnings: [{ file: path, code: split.code, reason: split.reason, skipped: true }] };
+  const validation = validateFrontmatter(split.data, path, folderName);
+  if (!validation.ok) return { body: '', warnings: validation.warnings };
+  const warnings = [...validation.warnings];
+  if (split.body.trim() === '') {
+    warnings.push({
+      file: path,
+      code: 'empty-body',
+      reason: 'the skill has no body after its frontmatter',
+      skipped: false,
+    });
+  }
+  return { frontmatter: validation.value, body: split.body, warnings };
+}
+
+async function readSkillFile(
+  path: string,
+  folderName: string,
+  cap: number,
+  cache: SkillCache,
+): Promise<ParsedFile | null> {
+  let s: BigIntStats;
+  try {
+    s = await stat(path, { bigint: true });
+  } catch (error) {
+    const code = errCode(error);
+    // A folder without SKILL.md (or a symlink to a plain file) is not a skill: silently ignored.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    return {
+      body: '',
+      warnings: [{ file: path, code: 'unreadable', reason: errMessage(error), skipped: true }],
+    };
+  }
+  if (!s.isFile()) {
+    return {
+      body: '',
+      warnings: [{ file: path, code: 'unreadable', reason: 'SKILL.md is not a regular file', skipped: true }],
+    };
+  }
+  const key = statKey(s);
+  const hit = cache.getFile(path, key, cap);
+  if (hit) return hit;
+  let parsed: ParsedFile;
+  if (s.size > BigInt(cap)) {
+    parsed = {
+      body: '',
+      warnings: [
+        {
+          file: path,
+          code: 'too-large',
+          reason: `file is ${s.size} bytes, over the ${cap}-byte cap (maxFileBytes)`,
+          skipped: true,
+        },
+      ],
+    };
+  } else {
+    try {
+      const bytes = await readFile(path);
+      parsed =
+        bytes.byteLength > cap
+          ? {
+              body: '',
+              warnings: [
+                {
+                  file: path,
+                  code: 'too-large',
+                  reason: `file is ${bytes.byteLength} bytes, over the ${cap}-byte cap (maxFileBytes)`,
+                  skipped: true,
+                },
+              ],
+            }
+          : parseBytes(bytes, path, folderName);
+    } catch (error) {
+      return {
+        body: '',
+        warnings: [{ file: path, code: 'unreadable', reason: errMessage(error), skipped: true }],
+      };
+    }
+  }
+  cache.setFile(path, key, cap, parsed);
+  return parsed;
+}
+
+async function listFolders(
+  dir: string,
+  cache: SkillCache,
+  warnings: SkillWarning[],
+): Promise<readonly string[]> {
+  let s: BigIntStats;
+  try {
+    s = await stat(dir, { bigint: true });
+  } catch (error) {
+    cache.dropDir(dir);
+    const code = errCode(error);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      warnings.push({ file: dir, code: 'unreadable', reason: errMessage(error), skipped: true });
+    }
+    return [];
+  }
+  if (!s.isDirectory()) return [];
+  const key = `${s.ino}:${s.mtimeNs}:${s.ctimeNs}`;
+  const hit = cache.getDir(dir, key);
+  if (hit) return hit;
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    const folders = entries
+      .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink()))
+      .map((e) => e.name)
+      .sort();
+    cache.setDir(dir, key, folders);
+    return folders;
+  } catch (error) {
+    warnings.push({ file: dir, code: 'unreadable', reason: errMessage(error), skipped: true });
+    return [];
+  }
+}
+
+/** A winning skill with its body, as used internally by loading. */
+export interface DiscoveredSkill {
+  readonly meta: SkillMeta;
+  readonly body: string;
+}
+
+/** Discovers skills with precedence applied; internal form of {@link listSkillsMeta}. */
+export async function discoverSkills(
+  options: SkillDiscoveryOptions,
+): Promise<{ skills: Map<string, DiscoveredSkill>; warnings: SkillWarning[] }> {
+  const cache = options.cache ?? sharedCache;
+  const cap = options.maxFileBytes ?? DEFAULT_MAX_SKILL_BYTES;
+  const warnings: SkillWarning[] = [];
+  const skills = new Map<string, DiscoveredSkill>();
+  for (const source of skillDirectories(options)) {
+    const folders = await listFolders(source.dir, cache, warnings);
+    const parsed = await mapLimit(folders, 64, (f) =>
+      readSkillFile(join(source.dir, f, SKILL_FILE), basename(f), cap, cache),
+    );
+    const inThisDir = new Map<string, string>();
+    parsed.forEach((p, i) => {
+      if (!p) return;
+      warnings.push(...p.warnings);
+      if (!p.frontmatter) return;
+      const folder = join(source.dir, folders[i] as string);
+      const path = join(folder, SKILL_FILE);
+      const earlier = inThisDir.get(p.frontmatter.name);
+      if (earlier !== undefined) {
+        warnings.push({
+          file: earlier,
+          field: 'name',
+          code: 'duplicate-name',
+          reason: `another skill in the same directory is also named "${p.frontmatter.name}" (${path}); the later folder wins`,
+          skipped: true,
+        });
+      }
+      inThisDir.set(p.frontmatter.name, path);
+      skills.set(p.frontmatter.name, {
+        meta: { ...p.frontmatter, path, folder, source: source.dir, sourceKind: source.kind },
+        body: p.body,
+      });
+    });
+  }
+  return { skills, warnings };
+}
+
+/** Lists valid skills from every skill directory (later directories override earlier ones by name) with warnings. */
+export async function listSkillsMeta(options: SkillDiscoveryOptions): Promise<SkillList> {
+  const { skills, warnings } = await discoverSkills(options);
+  const metas = [...skills.values()]
+    .map((s) => s.meta)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { skills: metas, warnings };
+}

@@ -1,0 +1,63 @@
+import { type SkillDiscoveryOptions, discoverSkills } from './discovery.js';
+import { SkillError } from './errors.js';
+
+/** Options for {@link loadSkillPrompt}: discovery options plus the raw argument string. */
+export interface SkillLoadOptions extends SkillDiscoveryOptions {
+  /** Raw argument text (what followed the slash command name); default `''`. */
+  readonly args?: string;
+}
+
+const PLACEHOLDER = /\$(?:ARGUMENTS|ARG([1-9][0-9]*))/g;
+
+/** Splits raw arguments on runs of whitespace (no quoting), dropping empty pieces. */
+export function splitArguments(args: string): string[] {
+  const trimmed = args.trim();
+  return trimmed === '' ? [] : trimmed.split(/\s+/);
+}
+
+/**
+ * Substitutes `$ARGUMENTS` (the raw, trimmed args) and `$ARG1..$ARGn` (whitespace-split args) in one pass.
+ * `$ARG10` is read as the tenth argument; a `$ARGn` beyond the given count (and `$ARG0`) stays literal;
+ * substituted text is never rescanned. When the body has no placeholder and args are non-empty,
+ * `\n\nARGUMENTS: <args>` is appended so the arguments still reach the model.
+ */
+export function substituteArguments(body: string, args: string): string {
+  const raw = args.trim();
+  const parts = splitArguments(raw);
+  let used = false;
+  const out = body.replace(PLACEHOLDER, (match: string, index: string | undefined) => {
+    used = true;
+    if (index === undefined) return raw;
+    const n = Number(index);
+    return n <= parts.length ? (parts[n - 1] as string) : match;
+  });
+  if (!used && raw !== '') return `${out.replace(/\n*$/, '')}\n\nARGUMENTS: ${raw}`;
+  return out;
+}
+
+/**
+ * Loads the body (without frontmatter) of the winning skill named `name`, with arguments substituted.
+ * Throws a {@link SkillError} `SKILL_NOT_FOUND` listing the available names when there is no such skill.
+ */
+export async function loadSkillPrompt(name: string, options: SkillLoadOptions): Promise<string> {
+  const { skills } = await discoverSkills(options);
+  const skill = skills.get(name);
+  if (!skill) {
+    const available = [...skills.keys()].sort();
+    const list = available.length === 0 ? 'none' : available.join(', ');
+    throw new SkillError(
+      'SKILL_NOT_FOUND',
+      `Unknown skill "${sanitiseForMessage(name)}". Available skills: ${list}`,
+      {
+        available,
+      },
+    );
+  }
+  return substituteArguments(skill.body, options.args ?? '');
+}
+
+/** Shortens and de-controls a model- or user-supplied name before it goes into an error message. */
+function sanitiseForMessage(value: string): string {
+  const clean = value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?');
+  return clean.length > 80 ? `${clean.slice(0, 80)}…` : clean;
+}
