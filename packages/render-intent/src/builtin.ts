@@ -1,0 +1,264 @@
+import { computeHunkDiffs } from './diff.js';
+import { displayPath, resolvePath } from './path.js';
+import type { PresentResultInput, ToolPresentation } from './presenter.js';
+import { terminalFallbackText } from './terminal.js';
+import type { ContentBlock, FileDiff, ToolCallView, ToolResultView } from './types.js';
+
+/** Args of the built-in `Read` tool (`offset` is a 1-based line number). */
+export interface ReadArgs {
+  /** The file to read. */
+  file_path: string;
+  /** First line to read, 1-based. */
+  offset?: number;
+  /** How many lines to read. */
+  limit?: number;
+}
+
+/** Args of the built-in `Write` tool. */
+export interface WriteArgs {
+  /** The file to create or overwrite. */
+  file_path: string;
+  /** The whole new content. */
+  content: string;
+}
+
+/** Args of the built-in `Edit` tool. */
+export interface EditArgs {
+  /** The file to edit. */
+  file_path: string;
+  /** The exact text to replace (empty creates the file). */
+  old_string: string;
+  /** The replacement text. */
+  new_string: string;
+  /** Replace every occurrence instead of exactly one. */
+  replace_all?: boolean;
+}
+
+/** Args of the built-in `Bash` tool. */
+export interface BashArgs {
+  /** The command line. */
+  command: string;
+  /** A short human description. */
+  description?: string;
+  /** Timeout in milliseconds. */
+  timeout?: number;
+  /** Start the command as a background job. */
+  run_in_background?: boolean;
+}
+
+/** One entry of the built-in `TodoWrite` list. */
+export interface TodoItem {
+  /** What to do. */
+  content: string;
+  /** Progress of the item. */
+  status: 'pending' | 'in_progress' | 'completed';
+  /** Present-continuous form shown while in progress. */
+  activeForm?: string;
+}
+
+/** Args of the built-in `TodoWrite` tool. */
+export interface TodoWriteArgs {
+  /** The full, replaced list. */
+  todos: TodoItem[];
+}
+
+/**
+ * Presentation meta the `Write` and `Edit` tools persist with a successful result: the file
+ * content before (`null` when the file was created) and after the change.
+ */
+export interface FileChangeMeta {
+  /** Content before the change; `null` for a new file. */
+  before: string | null;
+  /** Content after the change. */
+  after: string;
+}
+
+/** Presentation meta the `Bash` tool persists with a result. */
+export interface BashResultMeta {
+  /** Combined output as the user would see it (defaults to the model-facing text). */
+  output?: string;
+  /** Exit code, when the process exited. */
+  exitCode?: number | null;
+  /** Signal name, when the process was killed. */
+  signal?: string | null;
+}
+
+/** Names of the tools {@link createBuiltinPresenters} covers. */
+export type BuiltinToolName = 'Read' | 'Write' | 'Edit' | 'Bash' | 'TodoWrite';
+
+/** The built-in presentations keyed by tool name. */
+export type BuiltinPresenters = Readonly<Record<BuiltinToolName, ToolPresentation>>;
+
+/** Options for {@link createBuiltinPresenters}. */
+export interface BuiltinPresenterOptions {
+  /** The session cwd: titles show paths relative to it, locations and diffs use absolute paths. */
+  cwd?: string;
+}
+
+type Dict = Record<string, unknown>;
+const isDict = (x: unknown): x is Dict => typeof x === 'object' && x !== null && !Array.isArray(x);
+const str = (o: Dict, k: string): string | undefined => (typeof o[k] === 'string' ? o[k] : undefined);
+const posInt = (o: Dict, k: string): number | undefined => {
+  const v = o[k];
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? v : undefined;
+};
+
+/** Narrows persisted file-change meta; anything malformed is `undefined`. */
+export function narrowFileChangeMeta(meta: unknown): FileChangeMeta | undefined {
+  if (!isDict(meta) || typeof meta.after !== 'string') return undefined;
+  if (meta.before !== null && typeof meta.before !== 'string') return undefined;
+  return { before: meta.before, after: meta.after };
+}
+
+/** Narrows persisted Bash meta; malformed fields are dropped. */
+export function narrowBashResultMeta(meta: unknown): BashResultMeta {
+  if (!isDict(meta)) return {};
+  const out: BashResultMeta = {};
+  if (typeof meta.output === 'string') out.output = meta.output;
+  if (typeof meta.exitCode === 'number' && Number.isSafeInteger(meta.exitCode)) out.exitCode = meta.exitCode;
+  if (typeof meta.signal === 'string' && meta.signal !== '') out.signal = meta.signal;
+  return out;
+}
+
+const fenced = (text: string): ContentBlock[] => [{ type: 'text', text: terminalFallbackText(text) }];
+
+/**
+ * Creates the reference presenters of the built-in tools (the producer mapping of CONTRACTS §2),
+ * as pure functions shared by `@codeagent/tools` (producer) and the bridges (replay, fixtures).
+ */
+export function createBuiltinPresenters(options: BuiltinPresenterOptions = {}): BuiltinPresenters {
+  const { cwd } = options;
+  const abs = (p: string): string => resolvePath(p, cwd);
+  const shown = (p: string): string => displayPath(p, cwd);
+
+  const fileChangeResult = (path: string, result: PresentResultInput): ToolResultView | undefined => {
+    if (result.isError) return undefined;
+    const meta = narrowFileChangeMeta(result.meta);
+    if (!meta) return undefined;
+    const diffs: FileDiff[] =
+      meta.before === null
+        ? [{ path: abs(path), oldText: null, newText: meta.after }]
+        : computeHunkDiffs(abs(path), meta.before, meta.after);
+    return diffs.length === 0 ? undefined : { card: 'diff', diffs };
+  };
+
+  const Read: ToolPresentation = {
+    presentCall(args): ToolCallView | undefined {
+      if (!isDict(args)) return undefined;
+      const path = str(args, 'file_path');
+      if (path === undefined) return undefined;
+      const offset = posInt(args, 'offset');
+      const limit = posInt(args, 'limit');
+      const start = offset ?? 1;
+      const window =
+        limit !== undefined
+          ? ` (${start} - ${start + limit - 1})`
+          : offset !== undefined
+            ? ` (from line ${offset})`
+            : '';
+      return {
+        card: 'generic',
+        title: `Read ${shown(path)}${window}`,
+        kind: 'read',
+        locations: [{ path: abs(path), line: start }],
+      };
+    },
+  };
+
+  const Write: ToolPresentation = {
+    presentCall(args) {
+      if (!isDict(args)) return undefined;
+      const path = str(args, 'file_path');
+      const content = str(args, 'content');
+      if (path === undefined || content === undefined) return undefined;
+      return {
+        card: 'diff',
+        title: `Write ${shown(path)}`,
+        diffs: [{ path: abs(path), oldText: null, newText: content }],
+        locations: [{ path: abs(path) }],
+      };
+    },
+    presentResult(args, result) {
+      const path = isDict(args) ? str(args, 'file_path') : undefined;
+      return path === undefined ? undefined : fileChangeResult(path, result);
+    },
+  };
+
+  const Edit: ToolPresentation = {
+    presentCall(args) {
+      if (!isDict(args)) return undefined;
+      const path = str(args, 'file_path');
+      const oldString = str(args, 'old_string');
+      if (path === undefined || oldString === undefined) return undefined;
+      return {
+        card: 'diff',
+        title: `Edit ${shown(path)}`,
+        diffs: [{ path: abs(path), oldText: oldString || null, newText: str(args, 'new_string') ?? '' }],
+        locations: [{ path: abs(path) }],
+      };
+    },
+    presentResult(args, result) {
+      const path = isDict(args) ? str(args, 'file_path') : undefined;
+      return path === undefined ? undefined : fileChangeResult(path, result);
+    },
+  };
+
+  const Bash: ToolPresentation = {
+    presentCall(args) {
+      if (!isDict(args)) return undefined;
+      const command = str(args, 'command');
+      if (command === undefined) return undefined;
+      const description = str(args, 'description');
+      if (args.run_in_background === true) {
+        return {
+          card: 'generic',
+          title: command,
+          kind: 'execute',
+          rawInput: args,
+          ...(description === undefined ? {} : { content: [{ type: 'text', text: description }] }),
+        };
+      }
+      return {
+        card: 'terminal',
+        title: command,
+        ...(description === undefined ? {} : { description }),
+        ...(cwd === undefined ? {} : { cwd }),
+      };
+    },
+    presentResult(args, result) {
+      const meta = narrowBashResultMeta(result.meta);
+      const output = meta.output ?? result.value;
+      const background = isDict(args) && args.run_in_background === true;
+      const { exitCode, signal } = meta;
+      const exited = typeof exitCode === 'number' || typeof signal === 'string';
+      if (background || (result.isError && !exited)) return { card: 'generic', content: fenced(output) };
+      if (typeof signal === 'string') return { card: 'terminal', output, signal };
+      if (typeof exitCode === 'number') return { card: 'terminal', output, exitCode };
+      return { card: 'terminal', output };
+    },
+  };
+
+  const TodoWrite: ToolPresentation = {
+    presentCall(args) {
+      if (!isDict(args) || !Array.isArray(args.todos)) return undefined;
+      const lines = args.todos.filter(isDict).map((todo) => {
+        const text = str(todo, 'content') ?? '';
+        const status = todo.status;
+        if (status === 'completed') return `- [x] ${text}`;
+        if (status === 'in_progress') return `- [ ] ${text} (in progress)`;
+        return `- [ ] ${text}`;
+      });
+      return {
+        card: 'generic',
+        title: 'Update todos',
+        kind: 'other',
+        content: lines.length === 0 ? [] : [{ type: 'text', text: lines.join('\n') }],
+      };
+    },
+  };
+
+  return Object.freeze({ Read, Write, Edit, Bash, TodoWrite });
+}
+
+/** The built-in presenters without a session cwd (paths are shown and sent as given). */
+export const builtinPresenters: BuiltinPresenters = createBuiltinPresenters();
