@@ -1,2 +1,64 @@
-/** Package version placeholder until the package lands. */
-export const placeholder = true;
+/**
+ * `@codeagent/permission-gate`: capabilities, modes, rules, async approval and provenance for agent tool
+ * calls. Platform-neutral (no Node built-ins); fails closed.
+ *
+ * @packageDocumentation
+ */
+
+export {
+  type ParsePermissionConfigOptions,
+  type PermissionConfig,
+  parsePermissionConfig,
+  validatePermissionConfig,
+} from './config.js';
+export { type ConfigIssue, PermissionGateError, type PermissionGateErrorCode } from './errors.js';
+export {
+  createPermissionGate,
+  describeEvaluation,
+  installPermissionGate,
+  isPermissionGate,
+  type PermissionGate,
+  type PermissionGateOptions,
+  type PermissionGateTarget,
+  type PermissionGateUpdate,
+  uninstallPermissionGate,
+} from './gate.js';
+export { type GlobFlavour, GlobSyntaxError, globToRegExp } from './glob.js';
+export { permissionDeniedMessage } from './message.js';
+export { MODE_TABLE, modeDecision } from './mode-table.js';
+export { type NormalisedPath, normalisePath } from './paths.js';
+export {
+  hasShellMetacharacters,
+  type ParsedRule,
+  PRIMARY_ARGUMENT_KEYS,
+  parseRule,
+  safeParseRule,
+} from './rules.js';
+export {
+  BUILTIN_TOOL_META,
+  createToolMetaRegistry,
+  isCapability,
+  type ToolMetaInput,
+  type ToolMetaRegistry,
+} from './tool-meta.js';
+export {
+  type AskCallback,
+  type AskGrant,
+  type AskOutcome,
+  type AskResult,
+  CAPABILITIES,
+  type Capability,
+  type CheckRequest,
+  type CheckResult,
+  type CheckSource,
+  DECISIONS,
+  type Decision,
+  type DecisionSource,
+  type Evaluation,
+  PERMISSION_MODES,
+  type PermissionMode,
+  type PermissionRules,
+  type RuleList,
+  type ToolMeta,
+  type ToolPolicy,
+} from './types.js';

@@ -1,0 +1,270 @@
+import { type ConfigIssue, configError, quote } from './errors.js';
+import { GlobSyntaxError, globToRegExp } from './glob.js';
+import { allowCandidates, type NormalisedPath, restrictCandidates } from './paths.js';
+import type { PermissionRules, RuleList, ToolMeta } from './types.js';
+
+/** Input keys tried, in order, for a rule pattern's primary argument. */
+export const PRIMARY_ARGUMENT_KEYS: readonly string[] = Object.freeze([
+  'command',
+  'file_path',
+  'path',
+  'pattern',
+  'url',
+]);
+
+/** Keys whose value is matched as free text (`*` crosses `/` and spaces); every other key is a path. */
+const TEXT_KEYS = new Set(['command', 'url']);
+
+/** A rule string split into its parts. */
+export interface ParsedRule {
+  /** The rule as written (trimmed). */
+  readonly text: string;
+  /** The tool name or tool-name glob (`mcp__server__*`). */
+  readonly tool: string;
+  /** The glob on the primary argument, absent for a whole-tool rule. */
+  readonly pattern?: string;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.:*-]+$/;
+const RULE_SHAPE = /^([^()]+?)\(([\s\S]*)\)$/;
+
+/** Parses `Tool` or `Tool(pattern)`; returns an error string for an unparsable rule. */
+export function safeParseRule(raw: unknown): { ok: true; rule: ParsedRule } | { ok: false; error: string } {
+  if (typeof raw !== 'string') return { ok: false, error: `a rule must be a string, got ${typeof raw}` };
+  const text = raw.trim();
+  const bad = (why: string) => ({ ok: false as const, error: `unparsable rule ${quote(raw)} (${why})` });
+  if (text === '') return bad('empty');
+  if (!text.includes('(') && !text.includes(')')) {
+    if (!TOOL_NAME.test(text)) return bad('tool names use letters, digits, _ . : - and *');
+    return { ok: true, rule: { text, tool: text } };
+  }
+  const m = RULE_SHAPE.exec(text);
+  if (!m) return bad('expected Tool or Tool(pattern)');
+  const tool = (m[1] as string).trim();
+  let pattern = m[2] as string;
+  if (!TOOL_NAME.test(tool)) return bad('tool names use letters, digits, _ . : - and *');
+  if (pattern.trim() === '') return bad('empty pattern; write the tool name alone to match every call');
+  if (!balanced(pattern)) return bad('unbalanced parentheses in pattern');
+  // Settings-file spelling `Bash(npm run test:*)` means a prefix match.
+  if (pattern.endsWith(':*') && !pattern.endsWith('\\:*')) pattern = `${pattern.slice(0, -2)}*`;
+  try {
+    globToRegExp(pattern, 'path');
+    globToRegExp(pattern, 'text');
+    globToRegExp(tool, 'text');
+  } catch (e) {
+    if (e instanceof GlobSyntaxError) return bad(e.message);
+    throw e;
+  }
+  return { ok: true, rule: { text, tool, pattern } };
+}
+
+/** Parses `Tool` or `Tool(pattern)`; throws a `PermissionGateError` (code `INVALID_RULE`) when unparsable. */
+export function parseRule(raw: string): ParsedRule {
+  const r = safeParseRule(raw);
+  if (!r.ok) throw configError([{ path: 'rule', message: r.error }]);
+  return r.rule;
+}
+
+function balanced(s: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** Shell syntax that chains, substitutes or redirects; a command containing any of it never matches an allow rule. */
+const SHELL_META = /[;&|`\n\r<>\u0000]|\$\(/;
+const SHELL_SPLIT = /(?:&&|\|\||[;&|\n\r`]|\$\(|\))/;
+
+/** True when a shell command contains chaining, substitution or redirection syntax. */
+export function hasShellMetacharacters(command: string): boolean {
+  return SHELL_META.test(command);
+}
+
+interface CompiledRule {
+  readonly text: string;
+  readonly list: RuleList;
+  readonly pattern: string | undefined;
+  readonly path: RegExp | undefined;
+  readonly free: RegExp | undefined;
+}
+
+interface ToolMatcher {
+  readonly tool: RegExp;
+  readonly rule: CompiledRule;
+}
+
+/** Rules for one tool name, split by list, whole-tool rules first. */
+interface Bucket {
+  readonly deny: readonly CompiledRule[];
+  readonly ask: readonly CompiledRule[];
+  readonly allow: readonly CompiledRule[];
+}
+
+const EMPTY_BUCKET: Bucket = { deny: [], ask: [], allow: [] };
+const LISTS: readonly RuleList[] = ['deny', 'ask', 'allow'];
+const BUCKET_CACHE_LIMIT = 1024;
+
+/** A rule that matched, with the list it came from. */
+export interface RuleMatch {
+  /** The rule text. */
+  readonly rule: string;
+  /** The list the rule is in. */
+  readonly list: RuleList;
+}
+
+/** Rules compiled into a per-tool index, so evaluation touches only the rules that name the tool. */
+export class RuleIndex {
+  private readonly exact = new Map<
+    string,
+    { deny: CompiledRule[]; ask: CompiledRule[]; allow: CompiledRule[] }
+  >();
+  private readonly wildcard: ToolMatcher[] = [];
+  private readonly cache = new Map<string, Bucket>();
+  /** Number of rules compiled. */
+  readonly size: number;
+
+  constructor(rules: PermissionRules | undefined, pathPrefix = 'rules') {
+    const issues: ConfigIssue[] = [];
+    let size = 0;
+    for (const list of LISTS) {
+      const entries: unknown = rules?.[list];
+      if (entries === undefined) continue;
+      if (!Array.isArray(entries)) {
+        issues.push({ path: `${pathPrefix}.${list}`, message: 'expected an array of rule strings' });
+        continue;
+      }
+      entries.forEach((raw: unknown, i: number) => {
+        const r = safeParseRule(raw);
+        if (!r.ok) {
+          issues.push({ path: `${pathPrefix}.${list}[${i}]`, message: r.error });
+          return;
+        }
+        size++;
+        const { tool, pattern, text } = r.rule;
+        const compiled: CompiledRule = {
+          text,
+          list,
+          pattern,
+          path: pattern === undefined ? undefined : globToRegExp(pattern, 'path'),
+          free: pattern === undefined ? undefined : globToRegExp(pattern, 'text'),
+        };
+        if (tool.includes('*')) {
+          this.wildcard.push({ tool: globToRegExp(tool, 'text'), rule: compiled });
+        } else {
+          let b = this.exact.get(tool);
+          if (!b) {
+            b = { deny: [], ask: [], allow: [] };
+            this.exact.set(tool, b);
+          }
+          b[list].push(compiled);
+        }
+      });
+    }
+    if (issues.length > 0) throw configError(issues);
+    this.size = size;
+  }
+
+  private bucket(name: string): Bucket {
+    const hit = this.cache.get(name);
+    if (hit) return hit;
+    const own = this.exact.get(name);
+    let b: Bucket;
+    if (this.wildcard.length === 0) b = own ?? EMPTY_BUCKET;
+    else {
+      const merged = {
+        deny: [...(own?.deny ?? [])],
+        ask: [...(own?.ask ?? [])],
+        allow: [...(own?.allow ?? [])],
+      };
+      for (const w of this.wildcard) if (w.tool.test(name)) merged[w.rule.list].push(w.rule);
+      b = merged;
+    }
+    const sorted: Bucket = {
+      deny: wholeFirst(b.deny),
+      ask: wholeFirst(b.ask),
+      allow: wholeFirst(b.allow),
+    };
+    if (this.cache.size >= BUCKET_CACHE_LIMIT) this.cache.clear();
+    this.cache.set(name, sorted);
+    return sorted;
+  }
+
+  /** The strongest matching rule for a call (deny beats ask beats allow), or `undefined`. */
+  match(
+    name: string,
+    input: unknown,
+    meta: ToolMeta | undefined,
+    cwd: NormalisedPath | undefined,
+  ): RuleMatch | undefined {
+    const b = this.bucket(name);
+    if (b.deny.length === 0 && b.ask.length === 0 && b.allow.length === 0) return undefined;
+    const arg = primaryArgument(input, meta);
+    for (const list of LISTS) {
+      for (const rule of b[list]) {
+        if (ruleMatches(rule, arg, cwd)) return { rule: rule.text, list };
+      }
+    }
+    return undefined;
+  }
+}
+
+function wholeFirst(rules: readonly CompiledRule[]): readonly CompiledRule[] {
+  return [...rules.filter((r) => r.pattern === undefined), ...rules.filter((r) => r.pattern !== undefined)];
+}
+
+/** The key and string value a pattern is matched against. */
+interface PrimaryArgument {
+  readonly key: string;
+  readonly value: string;
+}
+
+/** Finds the primary argument of a tool input: the declared key, else the first string among the primary keys. */
+export function primaryArgument(input: unknown, meta?: ToolMeta): PrimaryArgument | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const rec = input as Record<string, unknown>;
+  if (meta?.primaryArgument !== undefined) {
+    const v = Object.hasOwn(rec, meta.primaryArgument) ? rec[meta.primaryArgument] : undefined;
+    return typeof v === 'string' ? { key: meta.primaryArgument, value: v } : undefined;
+  }
+  for (const key of PRIMARY_ARGUMENT_KEYS) {
+    if (!Object.hasOwn(rec, key)) continue;
+    const v = rec[key];
+    if (typeof v === 'string') return { key, value: v };
+  }
+  return undefined;
+}
+
+function ruleMatches(
+  rule: CompiledRule,
+  arg: PrimaryArgument | undefined,
+  cwd: NormalisedPath | undefined,
+): boolean {
+  if (rule.pattern === undefined) return true;
+  const restrictive = rule.list !== 'allow';
+  // Fail closed: a deny/ask pattern applies when the argument cannot be determined; an allow pattern never does.
+  if (arg === undefined) return restrictive;
+  if (TEXT_KEYS.has(arg.key)) {
+    const re = rule.free as RegExp;
+    if (!restrictive)
+      return arg.key === 'command' && hasShellMetacharacters(arg.value) ? false : re.test(arg.value);
+    if (re.test(arg.value)) return true;
+    if (arg.key !== 'command') return false;
+    // A deny/ask rule also applies to every chained sub-command: `ls; rm -rf /` is caught by `Bash(rm *)`.
+    for (const part of arg.value.split(SHELL_SPLIT)) {
+      const t = part.trim();
+      if (t !== '' && re.test(t)) return true;
+    }
+    return false;
+  }
+  const re = rule.path as RegExp;
+  const candidates = restrictive ? restrictCandidates(arg.value, cwd) : allowCandidates(arg.value, cwd);
+  return candidates.some((c) => re.test(c));
+}

@@ -1,0 +1,137 @@
+/** What a tool can do; the gate's unit of classification. */
+export type Capability = 'read' | 'write' | 'exec' | 'net';
+
+/** Permission modes, spelled as on the wire (seed 002). */
+export type PermissionMode = 'default' | 'plan' | 'accept_edits' | 'bypass' | 'dont_ask';
+
+/** The three outcomes of a gate evaluation. */
+export type Decision = 'allow' | 'ask' | 'deny';
+
+/** The rule lists a rule can belong to. */
+export type RuleList = Decision;
+
+/** All capabilities, in a stable order. */
+export const CAPABILITIES: readonly Capability[] = Object.freeze(['read', 'write', 'exec', 'net']);
+
+/** All permission modes, in a stable order. */
+export const PERMISSION_MODES: readonly PermissionMode[] = Object.freeze([
+  'default',
+  'plan',
+  'accept_edits',
+  'bypass',
+  'dont_ask',
+]);
+
+/** All decisions, from least to most restrictive. */
+export const DECISIONS: readonly Decision[] = Object.freeze(['allow', 'ask', 'deny']);
+
+/** Rules in the settings-file shape: each entry is `Tool` or `Tool(pattern)`. */
+export interface PermissionRules {
+  /** Rules that allow a matching call (only lift an `ask`; never a mode's `deny`). */
+  readonly allow?: readonly string[];
+  /** Rules that force a matching call to ask. */
+  readonly ask?: readonly string[];
+  /** Rules that deny a matching call. */
+  readonly deny?: readonly string[];
+}
+
+/** The seed's tool policy: enabled tool sets, per-capability and per-tool decisions. */
+export interface ToolPolicy {
+  /** When given, only tools in these sets (or without a set) are enabled; others are denied. */
+  readonly sets?: readonly string[];
+  /** A decision per capability; beats rules and the mode. */
+  readonly capabilities?: Readonly<Partial<Record<Capability, Decision>>>;
+  /** A decision per tool name; beats everything except disabled sets. */
+  readonly overrides?: Readonly<Record<string, Decision>>;
+}
+
+/** Metadata the gate knows about one tool. */
+export interface ToolMeta {
+  /** The tool's capability. */
+  readonly capability: Capability;
+  /** The tool set it belongs to, checked against `policy.sets`. */
+  readonly set?: string;
+  /** The input key whose value rule patterns match; default: the first string among the primary keys. */
+  readonly primaryArgument?: string;
+}
+
+/** Where an evaluation's decision came from. */
+export type DecisionSource =
+  | { readonly kind: 'set'; readonly set: string }
+  | { readonly kind: 'override'; readonly tool: string }
+  | { readonly kind: 'capability'; readonly capability: Capability }
+  | { readonly kind: 'rule'; readonly rule: string; readonly list: RuleList }
+  | { readonly kind: 'mode'; readonly mode: PermissionMode }
+  | { readonly kind: 'error'; readonly message: string };
+
+/** The synchronous result of `gate.evaluate`: a decision with its provenance. */
+export interface Evaluation {
+  /** What the gate decided. */
+  readonly decision: Decision;
+  /** The capability the tool was classified as. */
+  readonly capability: Capability;
+  /** Which set / override / capability policy / rule / mode decided (or the internal error). */
+  readonly source: DecisionSource;
+  /** The rule text, present when a rule decided. */
+  readonly rule?: string;
+}
+
+/** A grant an ask callback may return instead of `true`. */
+export interface AskGrant {
+  /** Must be literally `true` to allow. */
+  readonly allow: true;
+  /** `once` allows this call; `session` also allows later calls of the same tool on this gate. */
+  readonly scope: 'once' | 'session';
+}
+
+/** What an ask callback may resolve to; anything else (including `"yes"`) denies. */
+export type AskResult = boolean | AskGrant;
+
+/** The host's approval callback: called for `ask` decisions with the tool name, its input and the call id. */
+export type AskCallback = (
+  name: string,
+  input: unknown,
+  id: string | undefined,
+) => AskResult | PromiseLike<AskResult>;
+
+/** Where a `gate.check` outcome came from: an evaluation source, the ask callback, or a grant. */
+export type CheckSource =
+  | DecisionSource
+  | {
+      readonly kind: 'ask';
+      readonly outcome: AskOutcome;
+      readonly scope?: 'once' | 'session';
+    }
+  | { readonly kind: 'grant'; readonly scope: 'session' };
+
+/** How an ask round ended. */
+export type AskOutcome =
+  | 'approved'
+  | 'declined'
+  | 'invalid'
+  | 'threw'
+  | 'timeout'
+  | 'aborted'
+  | 'no-callback';
+
+/** One tool call presented to `gate.check`. */
+export interface CheckRequest {
+  /** The tool call id, passed to the ask callback. */
+  readonly id?: string;
+  /** The tool name. */
+  readonly name: string;
+  /** The tool input as the model sent it. */
+  readonly input: unknown;
+  /** Aborting denies a pending ask. */
+  readonly signal?: AbortSignal;
+}
+
+/** The asynchronous result of `gate.check`. */
+export interface CheckResult {
+  /** Whether the tool may run. */
+  readonly allowed: boolean;
+  /** A one-line human reason (used in `Permission denied for <name> (<reason>)`). */
+  readonly reason: string;
+  /** Where the outcome came from. */
+  readonly source: CheckSource;
+}
