@@ -1,0 +1,147 @@
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  isSkillError,
+  loadSkillPrompt,
+  parseSlashCommand,
+  SkillCache,
+  SkillError,
+  splitArguments,
+  substituteArguments,
+} from '../src/index.js';
+import { makeTree, skillMd, type TempTree } from './helpers.js';
+
+describe('substituteArguments', () => {
+  it('replaces $ARGUMENTS with the raw trimmed args and $ARGn with whitespace-split args', () => {
+    expect(substituteArguments('all=[$ARGUMENTS] first=$ARG1 second=$ARG2', '  a   b\tc ')).toBe(
+      'all=[a   b\tc] first=a second=b',
+    );
+  });
+
+  it('reads $ARG10 as the tenth argument, not $ARG1 followed by 0', () => {
+    const args = 'a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11';
+    expect(substituteArguments('$ARG1|$ARG10|$ARG11|$ARG1x', args)).toBe('a1|a10|a11|a1x');
+    expect(substituteArguments('$ARG10', 'only one')).toBe('$ARG10');
+  });
+
+  it('keeps unmatched placeholders literally', () => {
+    expect(substituteArguments('$ARG1 $ARG2 $ARG3 $ARG0 $ARG05 $ARGS $arg1', 'x y')).toBe(
+      'x y $ARG3 $ARG0 $ARG05 $ARGS $arg1',
+    );
+  });
+
+  it('replaces $ARGUMENTS by an empty string when there are no arguments', () => {
+    expect(substituteArguments('run: "$ARGUMENTS"', '')).toBe('run: ""');
+  });
+
+  it('appends ARGUMENTS when the body has no placeholder and args were given', () => {
+    expect(substituteArguments('Do the thing.\n\n', 'now please')).toBe(
+      'Do the thing.\n\nARGUMENTS: now please',
+    );
+    expect(substituteArguments('Do the thing.\n', '   ')).toBe('Do the thing.\n');
+  });
+
+  it('does not rescan substituted text (args containing placeholders stay as typed)', () => {
+    expect(substituteArguments('$ARG1 / $ARGUMENTS', '$ARG2 $ARGUMENTS')).toBe('$ARG2 / $ARG2 $ARGUMENTS');
+  });
+
+  it('property: each $ARGn is the n-th whitespace token, and text without "$" is unchanged', () => {
+    const token = fc.stringMatching(/^[A-Za-z0-9$._-]{1,8}$/);
+    fc.assert(
+      fc.property(fc.array(token, { minLength: 1, maxLength: 15 }), fc.nat(20), (tokens, pick) => {
+        const args = tokens.join('  ');
+        const n = pick + 1;
+        const out = substituteArguments(`<$ARG${n}>`, args);
+        expect(out).toBe(n <= tokens.length ? `<${tokens[n - 1]}>` : `<$ARG${n}>`);
+      }),
+      { numRuns: 200 },
+    );
+    fc.assert(
+      fc.property(
+        fc.string().filter((s) => !s.includes('$')),
+        fc.string(),
+        (body, args) => {
+          const out = substituteArguments(body, args);
+          expect(out.startsWith(body.replace(/\n*$/, ''))).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('splitArguments splits on any whitespace run', () => {
+    expect(splitArguments(' a\n b\t\tc  ')).toEqual(['a', 'b', 'c']);
+    expect(splitArguments('   ')).toEqual([]);
+  });
+});
+
+describe('loadSkillPrompt', () => {
+  let t: TempTree;
+  let cache: SkillCache;
+  beforeEach(async () => {
+    t = await makeTree();
+    cache = new SkillCache();
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  it('returns the body without frontmatter, with substitutions', async () => {
+    await t.write(
+      'project/.codeagent/skills/review-pr/SKILL.md',
+      skillMd(
+        'review-pr',
+        'Review a PR',
+        'Review PR #$ARG1 in mode $ARG2.\nAll: $ARGUMENTS\n',
+        'argument-hint: <pr> <mode>\n',
+      ),
+    );
+    expect(
+      await loadSkillPrompt('review-pr', { cwd: t.cwd, homeDir: t.home, cache, args: '42 strict' }),
+    ).toBe('Review PR #42 in mode strict.\nAll: 42 strict\n');
+  });
+
+  it('a hyphenated name typed as a slash command loads its skill', async () => {
+    await t.write(
+      'project/.claude/skills/fix-lint-errors/SKILL.md',
+      skillMd('fix-lint-errors', 'x', 'Fix $ARG1 now\n'),
+    );
+    const cmd = parseSlashCommand('/fix-lint-errors src/index.ts');
+    expect(cmd).toEqual({ name: 'fix-lint-errors', args: 'src/index.ts' });
+    if (!cmd) throw new Error('unreachable');
+    expect(await loadSkillPrompt(cmd.name, { cwd: t.cwd, homeDir: t.home, cache, args: cmd.args })).toBe(
+      'Fix src/index.ts now\n',
+    );
+  });
+
+  it('an unknown skill throws SKILL_NOT_FOUND listing the available names', async () => {
+    await t.write('project/.codeagent/skills/beta/SKILL.md', skillMd('beta', 'b'));
+    await t.write('home/.codeagent/skills/alpha/SKILL.md', skillMd('alpha', 'a'));
+    const error = await loadSkillPrompt('gamma', { cwd: t.cwd, homeDir: t.home, cache }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SkillError);
+    expect(isSkillError(error, 'SKILL_NOT_FOUND')).toBe(true);
+    expect(isSkillError(error, 'INVALID_TOOL_INPUT')).toBe(false);
+    if (!isSkillError(error)) throw new Error('unreachable');
+    expect(error.code).toBe('SKILL_NOT_FOUND');
+    expect(error.available).toEqual(['alpha', 'beta']);
+    expect(error.message).toBe('Unknown skill "gamma". Available skills: alpha, beta');
+  });
+
+  it('the not-found message neutralises control characters in the requested name and says "none" when empty', async () => {
+    const error = await loadSkillPrompt('\u001b[31mx\u202e', { cwd: t.cwd, homeDir: t.home, cache }).catch(
+      (e: unknown) => e,
+    );
+    expect(isSkillError(error, 'SKILL_NOT_FOUND')).toBe(true);
+    if (!(error instanceof Error)) throw new Error('unreachable');
+    expect(error.message).toBe('Unknown skill "?[31mx?". Available skills: none');
+  });
+
+  it('an invalid (skipped) skill is not loadable', async () => {
+    await t.write('project/.codeagent/skills/broken/SKILL.md', '---\nname: broken\n---\nbody');
+    await expect(loadSkillPrompt('broken', { cwd: t.cwd, homeDir: t.home, cache })).rejects.toMatchObject({
+      code: 'SKILL_NOT_FOUND',
+    });
+  });
+});
