@@ -1,0 +1,106 @@
+import { ArtifactSchemaError } from './errors.js';
+import { applyErrorRule, isErrorSet, snapshotArtifact, withExtraKeys } from './internal/artifact.js';
+import { readProp } from './internal/object.js';
+import { TOOL_ARTIFACT_SCHEMA, TOOL_ARTIFACT_VERSION, type ToolArtifact } from './schema.js';
+
+/**
+ * The versions a consumer supports: one version, a non-empty list, or `null` to turn the version filter off
+ * (schema and shape validation still apply).
+ */
+export type ArtifactVersionOption = number | readonly number[] | null;
+
+/** Options of {@link toolResultArtifact}. */
+export interface ToolResultArtifactOptions {
+  /** Supported version(s); default `1`; `null` accepts any valid version (for forwarding middleware). */
+  version?: ArtifactVersionOption | undefined;
+}
+
+function isVersionNumber(x: unknown): x is number {
+  return typeof x === 'number' && Number.isInteger(x) && x >= 1;
+}
+
+const DEFAULT_FILTER: readonly number[] = [TOOL_ARTIFACT_VERSION];
+
+/** Validates the `version` option; `null` means no filter. Throws `ArtifactSchemaError` (a TypeError). */
+function versionFilter(options: unknown): readonly number[] | null {
+  if (options === undefined || options === null) return DEFAULT_FILTER;
+  if (typeof options !== 'object') {
+    throw new ArtifactSchemaError('invalid-options', 'toolResultArtifact options must be an object');
+  }
+  let valid = false;
+  let version: unknown;
+  try {
+    version = (options as ToolResultArtifactOptions).version;
+    valid =
+      version === undefined ||
+      version === null ||
+      isVersionNumber(version) ||
+      (Array.isArray(version) && version.length > 0 && version.every(isVersionNumber));
+  } catch {
+    valid = false;
+  }
+  if (valid) {
+    if (version === undefined) return DEFAULT_FILTER;
+    if (version === null) return null;
+    if (isVersionNumber(version)) return version === 1 ? DEFAULT_FILTER : [version];
+    return [...(version as readonly number[])];
+  }
+  throw new ArtifactSchemaError(
+    'invalid-version-option',
+    'version must be a finite positive integer, a non-empty array of them, or null',
+  );
+}
+
+/**
+ * Finds the artifact candidate in a ToolResult (`extra.codeagent.artifact`), a stream event (`artifact`) or a
+ * bare artifact, and whether the container forces an error status. Never throws.
+ */
+function locate(x: unknown): { candidate: unknown; forcedError: boolean } | null {
+  if (typeof x !== 'object' || x === null) return null;
+  const schema = readProp(x, 'schema');
+  if (schema === TOOL_ARTIFACT_SCHEMA) return { candidate: x, forcedError: false };
+  const forcedError = isErrorSet(readProp(x, 'error')) || readProp(x, 'isError') === true;
+  const extra = readProp(x, 'extra');
+  if (typeof extra === 'object' && extra !== null) {
+    const codeagent = readProp(extra, 'codeagent');
+    if (typeof codeagent === 'object' && codeagent !== null) {
+      const artifact = readProp(codeagent, 'artifact');
+      if (artifact !== undefined) return { candidate: artifact, forcedError };
+    }
+  }
+  return { candidate: readProp(x, 'artifact'), forcedError };
+}
+
+/**
+ * Returns a validated copy of the artifact in a ToolResult, a stream event or a bare artifact, or `null` when
+ * there is none, it is malformed, or its version is not one the consumer supports. Never throws on `x`;
+ * throws an `ArtifactSchemaError` (a TypeError) for an invalid `version` option, always.
+ *
+ * The copy of a v1 artifact has exactly the seven v1 keys in contract order with the v1 error-status rule
+ * applied (`kind: "error"`, a set `error` or `isError: true` => `status: "error"`); a future version (only
+ * returned when asked for) keeps its own extra keys and is otherwise untouched. The payload is shared, not cloned.
+ */
+export function toolResultArtifact(x: unknown, options?: ToolResultArtifactOptions): ToolArtifact | null {
+  const filter = versionFilter(options);
+  const found = locate(x);
+  if (found === null) return null;
+  const snapshot = snapshotArtifact(found.candidate);
+  if (snapshot === null) return null;
+  if (filter !== null && !filter.includes(snapshot.version)) return null;
+  if (snapshot.version !== 1) return withExtraKeys(snapshot, found.candidate as object);
+  return applyErrorRule(snapshot, found.forcedError);
+}
+
+/**
+ * The portable text of a ToolResult or stream event (its `value`), the string itself for a string, or
+ * `fallback` when there is none. Never throws on `x`; a non-string `fallback` throws an `ArtifactSchemaError`.
+ */
+export function toolResultValue(x: unknown, fallback = ''): string {
+  if (typeof fallback !== 'string') {
+    throw new ArtifactSchemaError('invalid-fallback', 'toolResultValue fallback must be a string');
+  }
+  if (typeof x === 'string') return x;
+  if (typeof x !== 'object' || x === null) return fallback;
+  const value = readProp(x, 'value');
+  return typeof value === 'string' ? value : fallback;
+}

@@ -1,0 +1,74 @@
+// Defensive object helpers: every read of untrusted data goes through these so that throwing getters,
+// hostile Proxies and exotic objects can never make a public function throw.
+
+/** True for any non-null object (arrays, Proxies and class instances included); never throws. */
+export function isObjectLike(x: unknown): x is object {
+  return typeof x === 'object' && x !== null;
+}
+
+/** True for `{}`-like objects: prototype is null or some realm's `Object.prototype`; never throws. */
+export function isPlainObject(x: unknown): x is Record<string, unknown> {
+  if (typeof x !== 'object' || x === null) return false;
+  try {
+    if (Array.isArray(x)) return false;
+    const proto: unknown = Object.getPrototypeOf(x);
+    return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
+  } catch {
+    return false;
+  }
+}
+
+/** True for a plain object or an array (the payload shape); never throws. */
+export function isPayloadShape(x: unknown): x is Record<string, unknown> | unknown[] {
+  if (typeof x !== 'object' || x === null) return false;
+  try {
+    if (Array.isArray(x)) return true;
+  } catch {
+    return false;
+  }
+  return isPlainObject(x);
+}
+
+/** Reads one property, answering `undefined` when the read throws. */
+export function readProp(obj: object, key: string): unknown {
+  try {
+    return (obj as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Own enumerable string keys, or `[]` when enumerating throws (revoked Proxy, hostile trap). */
+export function ownKeys(obj: object): string[] {
+  try {
+    return Object.keys(obj);
+  } catch {
+    return [];
+  }
+}
+
+/** Defines an own data property, safe for the key `__proto__` (plain assignment would change the prototype). */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    obj[key] = value;
+  }
+}
+
+/**
+ * Shallow copy of the readable own enumerable keys of `obj`, skipping `skip` and any key whose getter throws.
+ * Keys keep their order.
+ */
+export function shallowCopy(obj: object, skip: ReadonlySet<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of ownKeys(obj)) {
+    if (skip.has(key)) continue;
+    try {
+      setOwn(out, key, (obj as Record<string, unknown>)[key]);
+    } catch {
+      // An unreadable key is dropped: it cannot be preserved without running hostile code again.
+    }
+  }
+  return out;
+}
