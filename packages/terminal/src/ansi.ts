@@ -1,0 +1,166 @@
+import stringWidth from 'string-width';
+
+/** The escape character. */
+const ESC = '\u001b';
+/** Full SGR reset: closes every attribute, used at the end of each rendered line or cell. */
+export const RESET = `${ESC}[0m`;
+
+/** A well-formed SGR sequence (the only escape that may reach the terminal). */
+const SGR_RE = /\u001b\[[0-9;]*m/g;
+/** Any CSI-shaped sequence or lone ESC, for width measurement of text that was not sanitised. */
+const ANSI_RE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]?/g;
+const ASCII_PRINTABLE_RE = /^[\u0020-\u007e]*$/;
+
+let segmenter: Intl.Segmenter | undefined;
+function graphemes(text: string): Iterable<Intl.SegmentData> {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter.segment(text);
+}
+
+/**
+ * Number of terminal columns `text` occupies: escape sequences count zero, wide CJK and emoji count two.
+ */
+export function visibleWidth(text: string): number {
+  const plain = text.includes(ESC) ? text.replace(ANSI_RE, '') : text;
+  if (ASCII_PRINTABLE_RE.test(plain)) return plain.length;
+  return stringWidth(plain);
+}
+
+/** Removes every SGR sequence from already sanitised text. */
+export function stripSgr(text: string): string {
+  return text.includes(ESC) ? text.replace(SGR_RE, '') : text;
+}
+
+/** Options of {@link truncateToWidth}. */
+export interface TruncateOptions {
+  /** Marker appended when text is cut (default `…`); dropped when wider than the target width. */
+  readonly ellipsis?: string;
+}
+
+/**
+ * Cuts `text` to at most `width` columns without splitting a grapheme or an SGR sequence, appending an
+ * ellipsis when something was cut and an SGR reset when the kept part carries colour.
+ */
+export function truncateToWidth(text: string, width: number, options: TruncateOptions = {}): string {
+  const max = Number.isFinite(width) ? Math.max(0, Math.floor(width)) : 0;
+  if (visibleWidth(text) <= max) return text;
+  let ellipsis = options.ellipsis ?? '…';
+  let ellipsisWidth = visibleWidth(ellipsis);
+  if (ellipsisWidth > max) {
+    ellipsis = '';
+    ellipsisWidth = 0;
+  }
+  const budget = max - ellipsisWidth;
+  let out = '';
+  let used = 0;
+  let coloured = false;
+  let index = 0;
+  const sgr = new RegExp(SGR_RE.source, 'g');
+  // Walk plain runs between SGR sequences; SGRs are copied through at zero width.
+  while (index <= text.length) {
+    sgr.lastIndex = index;
+    const match = sgr.exec(text);
+    const end = match ? match.index : text.length;
+    const run = text.slice(index, end);
+    let full = false;
+    for (const { segment } of graphemes(run)) {
+      const w = visibleWidth(segment);
+      if (used + w > budget) {
+        full = true;
+        break;
+      }
+      out += segment;
+      used += w;
+    }
+    if (full || !match) break;
+    out += match[0];
+    coloured = true;
+    index = match.index + match[0].length;
+  }
+  return out + ellipsis + (coloured ? RESET : '');
+}
+
+/** Pads `text` with spaces on the right up to `width` visible columns. */
+export function padEndToWidth(text: string, width: number): string {
+  const gap = width - visibleWidth(text);
+  return gap > 0 ? text + ' '.repeat(gap) : text;
+}
+
+/** Pads `text` with spaces on the left up to `width` visible columns. */
+export function padStartToWidth(text: string, width: number): string {
+  const gap = width - visibleWidth(text);
+  return gap > 0 ? ' '.repeat(gap) + text : text;
+}
+
+/** Named text styles the renderers use. */
+export type Style =
+  | 'bold'
+  | 'dim'
+  | 'italic'
+  | 'red'
+  | 'green'
+  | 'yellow'
+  | 'blue'
+  | 'magenta'
+  | 'cyan'
+  | 'gray'
+  | 'pillOk'
+  | 'pillFail'
+  | 'pillWarn';
+
+const STYLE_CODES: Record<Style, string> = {
+  bold: '1',
+  dim: '2',
+  italic: '3',
+  red: '31',
+  green: '32',
+  yellow: '33',
+  blue: '34',
+  magenta: '35',
+  cyan: '36',
+  gray: '90',
+  pillOk: '30;42',
+  pillFail: '97;41',
+  pillWarn: '30;43',
+};
+
+/** Applies `styles` to each line of `text` when `color` is on; every painted line ends with a reset. */
+export function paint(color: boolean, text: string, ...styles: Style[]): string {
+  if (!color || styles.length === 0 || text === '') return text;
+  const open = `${ESC}[${styles.map((s) => STYLE_CODES[s]).join(';')}m`;
+  if (!text.includes('\n')) return open + text + RESET;
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? line : open + line + RESET))
+    .join('\n');
+}
+
+const MAX_CARRIED = 16;
+
+/**
+ * Makes each line of sanitised text self-contained: SGR state active at the end of a line is reset there
+ * and re-applied at the start of the next one, so colours never bleed into a prefix, border or frame.
+ */
+export function isolateLines(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let active: string[] = [];
+  for (const line of lines) {
+    if (active.length === 0 && !line.includes(ESC)) {
+      out.push(line);
+      continue;
+    }
+    const prefix = active.join('');
+    for (const match of line.matchAll(SGR_RE)) {
+      const params = match[0].slice(2, -1);
+      if (/^0*(;|$)/.test(params)) {
+        active = params.replace(/^0*;?/, '') === '' ? [] : [match[0]];
+      } else {
+        active.push(match[0]);
+        if (active.length > MAX_CARRIED) active = active.slice(-MAX_CARRIED);
+      }
+    }
+    const full = prefix + line;
+    out.push(full.includes(ESC) && !full.endsWith(RESET) ? full + RESET : full);
+  }
+  return out;
+}

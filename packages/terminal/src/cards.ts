@@ -1,0 +1,148 @@
+import {
+  assertNever,
+  type ContentBlock,
+  type FileDiff,
+  type FileLocation,
+  type ToolCallView,
+  type ToolResultView,
+} from '@codeagent/render-intent';
+import { paint, truncateToWidth } from './ansi.js';
+import { artifactLines, imagePlaceholder } from './artifact.js';
+import { renderDiffLines } from './diff.js';
+import type { ResolvedRenderOptions } from './options.js';
+import { safeInline, safeJson, safeLines, toText, trimFinalNewline } from './text.js';
+
+/** What a host has for a finished call besides its view: the artifact (any form) and the portable value. */
+export interface ToolResultData {
+  /** A `ToolResult`, a tool-result event's `artifact`, or a bare artifact; validated before use. */
+  readonly artifact?: unknown;
+  /** The portable text (the last fallback of every UI). */
+  readonly value?: unknown;
+}
+
+const INDENT = '  ';
+const indent = (lines: readonly string[], prefix = INDENT): string[] =>
+  lines.map((l) => (l === '' ? l : prefix + l));
+
+function header(glyph: string, title: unknown, options: ResolvedRenderOptions, tag?: string): string {
+  const { color, width } = options;
+  const tagText = tag ? ` ${tag}` : '';
+  const room = Math.max(1, width - 2 - tagText.length);
+  const text = truncateToWidth(safeInline(title, color), room);
+  return `${paint(color, glyph, 'cyan')} ${paint(color, text, 'bold')}${paint(color, tagText, 'dim')}`;
+}
+
+function contentLines(content: unknown, color: boolean): string[] {
+  if (!Array.isArray(content)) return [];
+  const out: string[] = [];
+  for (const block of content as readonly ContentBlock[]) {
+    if (typeof block !== 'object' || block === null) continue;
+    if (block.type === 'text') out.push(...safeLines(trimFinalNewline(toText(block.text)), color));
+    else if (block.type === 'image') out.push(imagePlaceholder(block.mime, block.b64, color));
+  }
+  return out;
+}
+
+function locationLines(locations: unknown, options: ResolvedRenderOptions): string[] {
+  if (!Array.isArray(locations)) return [];
+  return (locations as readonly FileLocation[])
+    .filter((loc) => typeof loc === 'object' && loc !== null)
+    .map((loc) => {
+      const line = typeof loc.line === 'number' && Number.isFinite(loc.line) ? `:${loc.line}` : '';
+      return paint(
+        options.color,
+        truncateToWidth(`↳ ${safeInline(loc.path, options.color)}${line}`, options.width - 2),
+        'dim',
+      );
+    });
+}
+
+function diffLines(diffs: unknown, color: boolean): string[] {
+  if (!Array.isArray(diffs)) return [];
+  return (diffs as readonly FileDiff[])
+    .filter((d) => typeof d === 'object' && d !== null)
+    .flatMap((d) => renderDiffLines({ path: d.path, oldText: d.oldText, newText: d.newText }, color));
+}
+
+/** Renders a tool call card (`generic`, `terminal` or `diff`) as terminal lines. */
+export function toolCallLines(view: ToolCallView, options: ResolvedRenderOptions): string[] {
+  const { color } = options;
+  switch (view.card) {
+    case 'generic': {
+      const kind = typeof view.kind === 'string' ? `[${safeInline(view.kind, color)}]` : undefined;
+      const out = [header('●', view.title, options, kind), ...indent(locationLines(view.locations, options))];
+      const content = contentLines(view.content, color);
+      if (content.length > 0) out.push(...indent(content));
+      else if (view.rawInput !== undefined) {
+        const raw = truncateToWidth(safeInline(safeJson(view.rawInput), color), options.width - 2);
+        out.push(INDENT + paint(color, raw, 'dim'));
+      }
+      return out;
+    }
+    case 'terminal': {
+      const out = [header('$', view.title, options)];
+      if (view.description !== undefined)
+        out.push(...indent(safeLines(view.description, color).map((l) => paint(color, l, 'dim'))));
+      if (view.cwd !== undefined)
+        out.push(
+          INDENT +
+            paint(color, truncateToWidth(`in ${safeInline(view.cwd, color)}`, options.width - 2), 'dim'),
+        );
+      return out;
+    }
+    case 'diff':
+      return [
+        header('✎', view.title, options),
+        ...indent(locationLines(view.locations, options)),
+        ...indent(diffLines(view.diffs, color)),
+      ];
+    default:
+      return assertNever(view, 'terminal card');
+  }
+}
+
+/** The exit pill of a terminal result: ` exit 0 ` green, non-zero red, a signal yellow; `[exit 0]` without colour. */
+export function exitPill(exitCode: unknown, signal: unknown, color: boolean): string | null {
+  let label: string;
+  let style: 'pillOk' | 'pillFail' | 'pillWarn';
+  if (typeof signal === 'string' && signal !== '') {
+    label = `signal ${safeInline(signal, false)}`;
+    style = 'pillWarn';
+  } else if (typeof exitCode === 'number' && Number.isFinite(exitCode)) {
+    label = `exit ${exitCode}`;
+    style = exitCode === 0 ? 'pillOk' : 'pillFail';
+  } else {
+    return null;
+  }
+  return color ? paint(true, ` ${label} `, style) : `[${label}]`;
+}
+
+/** Renders a tool result card; a `generic` card prefers a valid artifact, then its content, then the value. */
+export function toolResultLines(
+  view: ToolResultView,
+  data: ToolResultData,
+  options: ResolvedRenderOptions,
+): string[] {
+  const { color } = options;
+  const title = view.title === undefined ? [] : [header('⎿', view.title, options)];
+  switch (view.card) {
+    case 'generic': {
+      let body = data.artifact !== undefined ? artifactLines(data, options) : [];
+      if (body.length === 0) body = contentLines(view.content, color);
+      if (body.length === 0) body = safeLines(trimFinalNewline(toText(data.value)), color);
+      return [...title, ...indent(body)];
+    }
+    case 'terminal': {
+      const output = view.output ?? data.value;
+      const text = trimFinalNewline(toText(output));
+      const gutter = paint(color, '│ ', 'dim');
+      const body = text === '' ? [] : safeLines(text, color).map((l) => INDENT + gutter + l);
+      const pill = exitPill(view.exitCode, view.signal, color);
+      return [...title, ...body, ...(pill ? [`${INDENT}${paint(color, '└ ', 'dim')}${pill}`] : [])];
+    }
+    case 'diff':
+      return [...title, ...indent(diffLines(view.diffs, color))];
+    default:
+      return assertNever(view, 'terminal card');
+  }
+}

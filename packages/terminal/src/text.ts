@@ -1,0 +1,83 @@
+import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
+import { isolateLines, stripSgr } from './ansi.js';
+
+/** Compact JSON for display; never throws (cycles, bigint and functions get a fixed marker). */
+export function safeJson(value: unknown): string {
+  try {
+    const seen = new WeakSet<object>();
+    const json = JSON.stringify(value, (_key, v: unknown) => {
+      if (typeof v === 'bigint') return `${v.toString()}n`;
+      if (typeof v === 'function' || typeof v === 'symbol') return `[${typeof v}]`;
+      if (typeof v === 'object' && v !== null) {
+        if (seen.has(v)) return '[circular]';
+        seen.add(v);
+      }
+      return v;
+    });
+    return json ?? String(value);
+  } catch {
+    return '[unserialisable value]';
+  }
+}
+
+/** Any untrusted value as raw (still unsanitised) text. */
+export function toText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return safeJson(value);
+}
+
+const COLON_SGR_RE = /\u001b\[([0-9;]*:[0-9;:]*)m/g;
+
+function colonGroup(group: string): string {
+  if (!group.includes(':')) return group;
+  const parts = group.split(':');
+  const head = parts[0] ?? '';
+  if ((head === '38' || head === '48' || head === '58') && parts[1] === '2' && parts.length >= 5) {
+    return [head, '2', ...parts.slice(-3).map((x) => x || '0')].join(';');
+  }
+  if ((head === '38' || head === '48' || head === '58') && parts[1] === '5' && parts.length >= 3) {
+    return `${head};5;${parts[2] || '0'}`;
+  }
+  return head;
+}
+
+/**
+ * Rewrites ITU T.416 colon sub-parameter SGR (`ESC[38:2::r:g:bm`, `ESC[4:3m`), which the sanitiser keeps,
+ * into the plain `;` form so the output only ever contains `ESC [ digits/; m`.
+ */
+export function normaliseColonSgr(text: string): string {
+  if (!text.includes(':')) return text;
+  return text.replace(
+    COLON_SGR_RE,
+    (_m, params: string) => `\u001b[${params.split(';').map(colonGroup).join(';')}m`,
+  );
+}
+
+/** Sanitises untrusted text for the terminal; with colour off even the kept SGR colours are removed. */
+export function sanitize(value: unknown, color: boolean): string {
+  const raw = toText(value);
+  const clean = normaliseColonSgr(
+    sanitizeTerminalText(raw.includes('\r\n') ? raw.replace(/\r\n/g, '\n') : raw),
+  );
+  return color ? clean : stripSgr(clean);
+}
+
+/** Untrusted multi-line text as sanitised lines whose colours are reset at every line end. */
+export function safeLines(value: unknown, color: boolean): string[] {
+  const lines = sanitize(value, color).split('\n');
+  return color ? isolateLines(lines) : lines;
+}
+
+/** Untrusted text for one line (titles, cells, paths): newlines become `↵`, tabs become a space. */
+export function safeInline(value: unknown, color: boolean): string {
+  const flat = sanitize(value, color).replace(/\n/g, '↵').replace(/\t/g, ' ');
+  return color ? (isolateLines([flat])[0] ?? '') : flat;
+}
+
+/** Removes one trailing newline, so `"a\n"` renders as one line. */
+export function trimFinalNewline(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
