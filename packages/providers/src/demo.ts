@@ -1,0 +1,262 @@
+import {
+  type Script,
+  type ScriptContext,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptToolResult,
+  type ScriptTurn,
+  scriptedModel,
+} from './scripted.js';
+
+/** The permission setup the demo expects from its host: everything allowed except `rm`, which the rules deny. */
+export const DEMO_PERMISSIONS: Readonly<{
+  permissionMode: 'bypass';
+  rules: Readonly<{ deny: readonly string[] }>;
+}> = Object.freeze({
+  permissionMode: 'bypass',
+  rules: Object.freeze({ deny: Object.freeze(['Bash(rm *)']) }),
+});
+
+/** The command the demo runs to trigger a denial (matched by `Bash(rm *)` in {@link DEMO_PERMISSIONS}). */
+export const DEMO_DENIED_COMMAND = 'rm -rf build';
+
+/** What the demo answers once it has finished and the user says more. */
+export const DEMO_EXHAUSTED_TEXT =
+  'The demo tour is over. Configure a real model (see the providers README) to keep chatting.';
+
+const GREET_OLD = "  return 'Hello, ' + name + '!';";
+// biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source text for the demo's Edit call.
+const GREET_NEW = '  return `Hello, ${name}!`;';
+
+const FAREWELL = `/** Says goodbye to someone. */
+export function farewell(name: string): string {
+  return \`Goodbye, \${name}. See you soon!\`;
+}
+`;
+
+const COLOURED_LISTING =
+  "ls src && cat package.json && printf '\\033[1;32mPASS\\033[0m greet  \\033[1;33mWARN\\033[0m 2 TODOs left\\n'";
+
+function usage(step: number) {
+  // Plausible, growing numbers: the prompt grows each step and most of it is served from cache.
+  const input = 2_400 + step * 650;
+  return { inputTokens: input, cacheReadTokens: step === 0 ? 0 : input - 700, outputTokens: 90 + step * 7 };
+}
+
+function call(toolName: string, input: Record<string, unknown>, intent: string) {
+  return { type: 'tool-call' as const, toolName, input: { ...input, _intent: intent } };
+}
+
+/** Finds a job id in a background Bash result, whatever shape the host's tool gives it. */
+export function findJobId(text: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null) {
+      const record = parsed as Record<string, unknown>;
+      for (const key of ['job_id', 'jobId', 'id']) {
+        const value = record[key];
+        if (typeof value === 'string' && value !== '') return value;
+        if (typeof value === 'number') return String(value);
+      }
+    }
+  } catch {
+    // Not JSON: fall through to the text patterns.
+  }
+  const patterns = [
+    /\bjob[_ -]?id\W{0,3}([\w.-]*\d[\w.-]*)/iu,
+    /\bjob\W{0,3}([A-Za-z_.-]*\d[\w.-]*)/iu,
+    /\b((?:job|bg|bash)[_-]\w+)/iu,
+  ];
+  for (const pattern of patterns) {
+    const match = pattern.exec(text);
+    if (match?.[1] !== undefined) return match[1];
+  }
+  return undefined;
+}
+
+function lastResult(context: ScriptContext, toolName: string): ScriptToolResult | undefined {
+  return context.toolResults.findLast((result) => result.toolName === toolName);
+}
+
+function jobStep(context: ScriptContext): ScriptTurn {
+  const background = lastResult(context, 'Bash');
+  const jobId = background === undefined ? undefined : findJobId(background.text);
+  const todos = call(
+    'TodoWrite',
+    {
+      todos: [
+        { content: 'Modernise greet()', status: 'completed', activeForm: 'Modernising greet()' },
+        { content: 'Add a farewell helper', status: 'completed', activeForm: 'Adding a farewell helper' },
+        { content: 'Clean the build folder', status: 'in_progress', activeForm: 'Cleaning the build folder' },
+        { content: 'Write tests for greet and sum', status: 'pending', activeForm: 'Writing tests' },
+      ],
+    },
+    'Track what is done and what is left',
+  );
+  if (jobId === undefined) {
+    return {
+      parts: [
+        { type: 'text', text: 'The background job did not report an id, so I will just update the plan.\n' },
+        todos,
+      ],
+      usage: usage(7),
+    };
+  }
+  return {
+    parts: [
+      { type: 'text', text: `The build runs as job ${jobId}. Let me read its output and update the plan.\n` },
+      call('job_output', { job_id: jobId }, 'Collect the background build output'),
+      todos,
+    ],
+    usage: usage(7),
+  };
+}
+
+function summaryStep(context: ScriptContext): ScriptTurn {
+  const removal = lastResult(context, 'Bash');
+  const all = context.allToolResults;
+  const failed = all.filter((result) => result.isError && !result.denied).length;
+  const denied = all.filter((result) => result.denied).length;
+  const acknowledgement =
+    removal === undefined
+      ? 'I did not get an answer for the clean-up, so I left the build folder as it was.'
+      : removal.denied
+        ? `The permission gate denied \`${DEMO_DENIED_COMMAND}\`, so I left the build folder alone. ` +
+          'Allow it in your policy if you really want it gone.'
+        : removal.isError
+          ? `\`${DEMO_DENIED_COMMAND}\` failed, so the build folder may still be there.`
+          : `\`${DEMO_DENIED_COMMAND}\` ran: your policy allowed it, so the build folder is gone.`;
+  return {
+    parts: [
+      {
+        type: 'reasoning',
+        text: removal?.denied
+          ? 'The clean-up was refused by the host. I must not retry it another way; report and stop.'
+          : 'The clean-up step is settled. Time to summarise.',
+      },
+      {
+        type: 'text',
+        text:
+          `${acknowledgement}\n\n` +
+          'Summary of the tour:\n' +
+          '- listed the TypeScript files and searched for TODO notes;\n' +
+          '- read `src/greet.ts` and switched it to a template literal;\n' +
+          '- created `src/farewell.ts`;\n' +
+          '- ran shell commands (coloured output, a failing command, a background job);\n' +
+          '- updated the todo list.\n\n' +
+          `${all.length} tool results, ${failed} failed, ${denied} denied by the permission gate.`,
+      },
+    ],
+    usage: usage(9),
+  };
+}
+
+/**
+ * The built-in demo script: a tour of a sample workspace (see `copyDemoWorkspace` in
+ * `@codeagent/providers/node`) that calls every built-in tool with workspace-relative paths,
+ * meets a denial (`rm -rf build`, refused by {@link DEMO_PERMISSIONS}) and acknowledges it.
+ */
+export function demoScript(): Script {
+  return [
+    {
+      parts: [
+        {
+          type: 'reasoning',
+          text: 'A new workspace. First get an overview of the source files before touching anything.',
+        },
+        { type: 'text', text: "I'll start by listing the TypeScript files in this workspace.\n" },
+        call('Glob', { pattern: '**/*.ts' }, 'See which TypeScript files exist'),
+      ],
+      usage: usage(0),
+    },
+    {
+      parts: [
+        { type: 'text', text: 'There is a small `src/` folder. Let me read the greeting helper.\n' },
+        call('Read', { file_path: 'src/greet.ts' }, 'Understand greet() before changing it'),
+      ],
+      usage: usage(1),
+    },
+    {
+      parts: [
+        { type: 'text', text: 'It has a TODO. Let me look for other TODO notes in the project.\n' },
+        call('Grep', { pattern: 'TODO', path: '.' }, 'Find open TODO notes'),
+      ],
+      usage: usage(2),
+    },
+    {
+      parts: [
+        {
+          type: 'reasoning',
+          text: 'String concatenation in greet() reads poorly; a template literal is clearer. The notes also ask for a farewell helper.',
+        },
+        { type: 'text', text: 'I will modernise `greet()` and add the farewell helper the notes ask for.\n' },
+        call(
+          'Edit',
+          { file_path: 'src/greet.ts', old_string: GREET_OLD, new_string: GREET_NEW },
+          'Use a template literal in greet()',
+        ),
+        call('Write', { file_path: 'src/farewell.ts', content: FAREWELL }, 'Add the farewell helper'),
+      ],
+      usage: usage(3),
+    },
+    {
+      parts: [
+        { type: 'text', text: 'Now a quick look from the shell.\n' },
+        {
+          type: 'tool-call',
+          toolName: 'Bash',
+          input: { command: COLOURED_LISTING, description: 'List sources and show a coloured status line' },
+        },
+      ],
+      usage: usage(4),
+    },
+    {
+      parts: [
+        { type: 'reasoning', text: 'Is there a changelog? Checking shows how a failing command looks.' },
+        {
+          type: 'tool-call',
+          toolName: 'Bash',
+          input: { command: 'cat CHANGELOG.md', description: 'Show the changelog, if any' },
+        },
+      ],
+      usage: usage(5),
+    },
+    {
+      parts: [
+        { type: 'text', text: 'No changelog then. Let me start a (pretend) build in the background.\n' },
+        {
+          type: 'tool-call',
+          toolName: 'Bash',
+          input: {
+            command: "echo 'building...' && sleep 0.2 && echo 'build finished'",
+            description: 'Pretend build',
+            run_in_background: true,
+          },
+        },
+      ],
+      usage: usage(6),
+    },
+    jobStep,
+    {
+      parts: [
+        { type: 'text', text: 'Finally, let me clean the old build output.\n' },
+        {
+          type: 'tool-call',
+          toolName: 'Bash',
+          input: { command: DEMO_DENIED_COMMAND, description: 'Remove the build folder' },
+        },
+      ],
+      usage: usage(8),
+    },
+    summaryStep,
+  ];
+}
+
+/** A scripted model that replays {@link demoScript}; a fresh one per session (it keeps its place in the script). */
+export function demoModel(options: ScriptedModelOptions = {}): ScriptedModel {
+  return scriptedModel(demoScript(), {
+    modelId: 'codeagent-demo',
+    exhaustedText: DEMO_EXHAUSTED_TEXT,
+    ...options,
+  });
+}
