@@ -56,7 +56,11 @@ export function computePositionedHunks(
     const { oldText, newText, oldCount } = rebuild(hunk.lines);
     // jsdiff numbers lines from 1, also for an empty old range (insert before that line).
     const oldIndex = Math.max(0, hunk.oldStart - 1);
-    return { oldIndex, oldLines: oldCount, diff: { path, oldText: oldCount === 0 ? null : oldText, newText } };
+    return {
+      oldIndex,
+      oldLines: oldCount,
+      diff: { path, oldText: oldCount === 0 ? null : oldText, newText },
+    };
   });
 }
 

@@ -18,7 +18,12 @@ export type {
   TodoWriteArgs,
   WriteArgs,
 } from './builtin.js';
-export { builtinPresenters, createBuiltinPresenters, narrowBashResultMeta, narrowFileChangeMeta } from './builtin.js';
+export {
+  builtinPresenters,
+  createBuiltinPresenters,
+  narrowBashResultMeta,
+  narrowFileChangeMeta,
+} from './builtin.js';
 export type { HunkDiffOptions } from './diff.js';
 export { computeHunkDiffs } from './diff.js';
 export type { RenderIntentErrorCode } from './errors.js';
@@ -73,3 +78,4 @@ export type {
   ToolResultView,
 } from './types.js';
 export { CARDS, TOOL_CALL_KINDS } from './types.js';
+export type { PresenterFixture, PresenterFixtureFile } from './fixtures.js';

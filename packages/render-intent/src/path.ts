@@ -41,9 +41,15 @@ function parseAbsolute(path: string): ParsedPath | undefined {
     const m = UNC.exec(path);
     if (!m) return undefined;
     const rest = path.slice(m[0].length);
-    return { root: `\\\\${m[1]}\\${m[2]}`, win: true, segs: normaliseSegments(rest.split(/[\\/]/)), sep: '\\' };
+    return {
+      root: `\\\\${m[1]}\\${m[2]}`,
+      win: true,
+      segs: normaliseSegments(rest.split(/[\\/]/)),
+      sep: '\\',
+    };
   }
-  if (path.startsWith('/')) return { root: '/', win: false, segs: normaliseSegments(path.split('/')), sep: '/' };
+  if (path.startsWith('/'))
+    return { root: '/', win: false, segs: normaliseSegments(path.split('/')), sep: '/' };
   return undefined;
 }
 
@@ -81,7 +87,8 @@ export function resolvePath(path: string, cwd?: string): string {
   return p ? format(p) : path;
 }
 
-const same = (a: string, b: string, win: boolean): boolean => (win ? a.toLowerCase() === b.toLowerCase() : a === b);
+const same = (a: string, b: string, win: boolean): boolean =>
+  win ? a.toLowerCase() === b.toLowerCase() : a === b;
 
 /**
  * The path to show in a title: relative to `cwd` when it lies inside it (`.` for `cwd` itself),

@@ -2,7 +2,13 @@ import { safeJson } from './errors.js';
 import { isContentBlock, isToolCallView, isToolResultView } from './match.js';
 import type { StandardSchemaV1, StandardSchemaV1Result } from './standard-schema.js';
 import { terminalFallbackText } from './terminal.js';
-import type { ContentBlock, GenericCallView, GenericResultView, ToolCallView, ToolResultView } from './types.js';
+import type {
+  ContentBlock,
+  GenericCallView,
+  GenericResultView,
+  ToolCallView,
+  ToolResultView,
+} from './types.js';
 
 /** What `presentResult` receives besides the args: the model-facing result, both as blocks and as text. */
 export interface PresentResultInput {
@@ -142,7 +148,13 @@ export function createToolPresenter(
     try {
       outcome = schema['~standard'].validate(args);
     } catch (cause) {
-      report({ code: 'schema-threw', callId, toolName: name, message: `inputSchema of ${name} threw`, cause });
+      report({
+        code: 'schema-threw',
+        callId,
+        toolName: name,
+        message: `inputSchema of ${name} threw`,
+        cause,
+      });
       return { ok: false };
     }
     if (typeof (outcome as { then?: unknown }).then === 'function') {
@@ -200,7 +212,13 @@ export function createToolPresenter(
             });
         }
       } catch (cause) {
-        report({ code: 'present-call-threw', callId, toolName: name, message: `presentCall of ${name} threw`, cause });
+        report({
+          code: 'present-call-threw',
+          callId,
+          toolName: name,
+          message: `presentCall of ${name} threw`,
+          cause,
+        });
       }
     }
     calls.set(callId, { name, args: presented, entry, argsOk, card: view.card });
@@ -211,7 +229,12 @@ export function createToolPresenter(
     const raw = toContentBlocks((input as Partial<ToolResultInput> | undefined)?.content);
     const remembered = calls.get(callId);
     if (!remembered) {
-      report({ code: 'unknown-call', callId, toolName: undefined, message: `result for unknown call ${callId}` });
+      report({
+        code: 'unknown-call',
+        callId,
+        toolName: undefined,
+        message: `result for unknown call ${callId}`,
+      });
       return { card: 'generic', content: raw };
     }
     calls.delete(callId);
@@ -258,7 +281,8 @@ export function createToolPresenter(
       });
       const fallback: GenericResultView = {
         card: 'generic',
-        content: view.output === undefined ? raw : [{ type: 'text', text: terminalFallbackText(view.output) }],
+        content:
+          view.output === undefined ? raw : [{ type: 'text', text: terminalFallbackText(view.output) }],
       };
       if (view.title !== undefined) fallback.title = view.title;
       return fallback;

@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { computePositionedHunks, type PositionedHunk } from '../src/diff.js';
+import { computeHunkDiffs } from '../src/index.js';
+
+/** Splits text into lines that keep their `\n` (the last one may have none). */
+function chunks(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+/**
+ * Applies positioned hunks to `before`, checking each hunk's oldText is exactly the text it
+ * replaces. Hunks apply from the last to the first so earlier positions stay valid.
+ */
+function apply(before: string, hunks: readonly PositionedHunk[]): string {
+  const lines = chunks(before);
+  for (const hunk of [...hunks].reverse()) {
+    const replaced = lines.slice(hunk.oldIndex, hunk.oldIndex + hunk.oldLines).join('');
+    expect(replaced).toBe(hunk.diff.oldText ?? '');
+    lines.splice(hunk.oldIndex, hunk.oldLines, ...chunks(hunk.diff.newText));
+  }
+  return lines.join('');
+}
+
+/** Random multi-line texts from a small alphabet (so diffs share lines), CRLF or LF, with or without a final newline. */
+const text = fc
+  .record({
+    lines: fc.array(fc.constantFrom('a', 'b', 'c', 'dd', '', ' x', 'é', '`', '\\ No newline', 'q\r'), {
+      maxLength: 25,
+    }),
+    eol: fc.constantFrom('\n', '\r\n'),
+    final: fc.boolean(),
+  })
+  .map(({ lines, eol, final }) => (lines.length === 0 ? '' : lines.join(eol) + (final ? eol : '')));
+
+describe('computeHunkDiffs', () => {
+  it('property: applying the hunks to before gives after (context 3, 0 and 1)', () => {
+    fc.assert(
+      fc.property(text, text, fc.constantFrom(3, 0, 1), (before, after, context) => {
+        const hunks = computePositionedHunks('f', before, after, { context });
+        expect(apply(before, hunks)).toBe(after);
+        expect(hunks.map((h) => h.diff)).toEqual(computeHunkDiffs('f', before, after, { context }));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('property: identical texts give []', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(computeHunkDiffs('f', t, t)).toEqual([]);
+      }),
+    );
+  });
+
+  it('property: oldText is null exactly when the hunk has no old lines; hunks never overlap', () => {
+    fc.assert(
+      fc.property(text, text, (before, after) => {
+        const hunks = computePositionedHunks('f', before, after);
+        let end = 0;
+        for (const h of hunks) {
+          expect(h.diff.oldText === null).toBe(h.oldLines === 0);
+          expect(h.diff.path).toBe('f');
+          expect(h.oldIndex).toBeGreaterThanOrEqual(end);
+          end = h.oldIndex + h.oldLines;
+        }
+      }),
+    );
+  });
+
+  it.each([
+    ['empty -> text: one new-file hunk', '', 'a\nb\n', [{ path: 'p', oldText: null, newText: 'a\nb\n' }]],
+    ['text -> empty', 'a\n', '', [{ path: 'p', oldText: 'a\n', newText: '' }]],
+    ['adds a final newline', 'a\nb', 'a\nb\n', [{ path: 'p', oldText: 'a\nb', newText: 'a\nb\n' }]],
+    ['removes a final newline', 'a\nb\n', 'a\nb', [{ path: 'p', oldText: 'a\nb\n', newText: 'a\nb' }]],
+    ['keeps CRLF', 'a\r\nb\r\n', 'a\r\nc\r\n', [{ path: 'p', oldText: 'a\r\nb\r\n', newText: 'a\r\nc\r\n' }]],
+    [
+      'a line that looks like the EOF marker',
+      '\\ x\n',
+      '\\ y\n',
+      [{ path: 'p', oldText: '\\ x\n', newText: '\\ y\n' }],
+    ],
+  ])('%s', (_name, before, after, expected) => {
+    expect(computeHunkDiffs('p', before, after)).toEqual(expected);
+  });
+
+  it('context 3: changes 7 lines apart are two hunks, 6 lines apart one', () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `l${i + 1}\n`);
+    const before = lines(20).join('');
+    const two = before.replace('l2\n', 'X\n').replace('l10\n', 'Y\n');
+    expect(computeHunkDiffs('p', before, two)).toHaveLength(2);
+    const one = before.replace('l2\n', 'X\n').replace('l9\n', 'Y\n');
+    expect(computeHunkDiffs('p', before, one)).toHaveLength(1);
+    expect(computeHunkDiffs('p', before, one)[0]).toEqual({
+      path: 'p',
+      oldText: lines(12).join(''),
+      newText: lines(12).join('').replace('l2\n', 'X\n').replace('l9\n', 'Y\n'),
+    });
+  });
+});
