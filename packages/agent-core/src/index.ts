@@ -1,2 +1,74 @@
-/** Package version placeholder until the package lands. */
-export const placeholder = true;
+/**
+ * `@codeagent/agent-core`: the codeagent agent loop on the Vercel AI SDK 6 — typed callbacks and
+ * events, permission gate wiring, compaction and sessions (Backend Contract v1).
+ *
+ * @packageDocumentation
+ */
+export {
+  CodeagentClient,
+  type CreateClientOptions,
+  createClient,
+  type DisplayFunction,
+  type Pricing,
+  type SkillsOptions,
+} from './client.js';
+export {
+  CLEARED_TOOL_RESULT,
+  COMPACTION_ACTIONS,
+  type CompactionAction,
+  type CompactionDecision,
+  type CompactionOptions,
+  DEFAULT_SUMMARY_PROMPT,
+  type DroppedItem,
+  type PairProblem,
+  validateToolPairs,
+} from './compaction.js';
+export { AgentCoreError, type AgentCoreErrorCode, classifyError, type ErrorClass } from './errors.js';
+export {
+  AGENT_EVENT_TYPES,
+  type AgentEvent,
+  type CompactionEvent,
+  type DeltaEvent,
+  type EndEvent,
+  type ErrorEvent,
+  type StreamCallbacks,
+  type StreamOptions,
+  type StreamResult,
+  type ThinkingEvent,
+  type TickEvent,
+  type ToolRequestAgentEvent,
+  type ToolRequestEvent,
+  type ToolResultAgentEvent,
+  type ToolResultEvent,
+  type UsageEvent,
+} from './events.js';
+export type { InputPart, StreamInput } from './input.js';
+export type { RetryOptions, SleepFunction } from './retry.js';
+export {
+  type ParseSessionOptions,
+  parseSession,
+  SESSION_FORMAT,
+  SESSION_VERSION,
+  type SessionData,
+  type ToolRecord,
+} from './session.js';
+export { STOP_REASONS, type StopReason } from './stop-reason.js';
+export { loadSession, stream, streamEvents } from './stream.js';
+export {
+  type AgentTool,
+  defineTool,
+  INTENT_ARGUMENT,
+  PRESENTATION_META_KEY,
+  presentationMeta,
+  type ToolCapability,
+  type ToolContext,
+  withPresentationMeta,
+} from './tool.js';
+export { registerToolMeta } from './tool-meta.js';
+export {
+  type TokenThresholds,
+  tokenThresholds,
+  type Usage,
+  type WarningState,
+  warningStateFor,
+} from './usage.js';

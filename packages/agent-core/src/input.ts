@@ -1,0 +1,64 @@
+import type { FilePart, ImagePart, ModelMessage, TextPart } from 'ai';
+import { AgentCoreError } from './errors.js';
+
+/** A content part of user input: text, image or file, as the AI SDK accepts them. */
+export type InputPart = TextPart | ImagePart | FilePart;
+
+/** What a turn takes as user input: a string or content parts. */
+export type StreamInput = string | readonly InputPart[];
+
+function toBase64(data: Uint8Array | ArrayBuffer): string {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+/** Binary data and URLs become strings so the history stays plain JSON (sessions round-trip byte for byte). */
+function jsonSafeData(data: unknown, where: string): string {
+  if (typeof data === 'string') return data;
+  if (data instanceof URL) return data.href;
+  if (data instanceof Uint8Array || data instanceof ArrayBuffer) return toBase64(data);
+  throw new AgentCoreError('INVALID_OPTIONS', `${where}: expected a string, URL, Uint8Array or ArrayBuffer`);
+}
+
+/** Validates user input and turns it into the user message of a turn. */
+export function toUserMessage(input: StreamInput): ModelMessage {
+  if (typeof input === 'string') return { role: 'user', content: input };
+  if (!Array.isArray(input) || input.length === 0) {
+    throw new AgentCoreError(
+      'INVALID_OPTIONS',
+      'input must be a string or a non-empty array of content parts',
+    );
+  }
+  const parts = input.map((part: unknown, i): InputPart => {
+    const where = `input[${i}]`;
+    if (typeof part !== 'object' || part === null) {
+      throw new AgentCoreError('INVALID_OPTIONS', `${where}: expected a content part object`);
+    }
+    const p = part as Record<string, unknown>;
+    switch (p.type) {
+      case 'text':
+        if (typeof p.text !== 'string')
+          throw new AgentCoreError('INVALID_OPTIONS', `${where}.text must be a string`);
+        return { type: 'text', text: p.text };
+      case 'image':
+        return {
+          type: 'image',
+          image: jsonSafeData(p.image, `${where}.image`),
+          ...(typeof p.mediaType === 'string' ? { mediaType: p.mediaType } : {}),
+        };
+      case 'file':
+        if (typeof p.mediaType !== 'string') {
+          throw new AgentCoreError('INVALID_OPTIONS', `${where}.mediaType must be a string`);
+        }
+        return {
+          type: 'file',
+          data: jsonSafeData(p.data, `${where}.data`),
+          mediaType: p.mediaType,
+          ...(typeof p.filename === 'string' ? { filename: p.filename } : {}),
+        };
+      default:
+        throw new AgentCoreError('INVALID_OPTIONS', `${where}: unknown part type ${JSON.stringify(p.type)}`);
+    }
+  });
+  return { role: 'user', content: parts };
+}

@@ -1,0 +1,134 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamResult,
+} from '@ai-sdk/provider';
+import { classifyError, type ErrorClass, errorMessage, retryAfterMs } from './errors.js';
+
+/** Sleeps `ms` milliseconds; rejects with an AbortError when `signal` aborts. */
+export type SleepFunction = (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+
+/** Retry policy for failed model requests (rate limits, network and server errors; never auth errors). */
+export interface RetryOptions {
+  /** Retries after the first attempt; default 3. `0` disables retrying. */
+  readonly maxRetries?: number;
+  /** First backoff delay in ms; doubled each retry; default 1000. */
+  readonly baseDelayMs?: number;
+  /** Upper bound of one delay in ms (also caps `retry-after`); default 30000. */
+  readonly maxDelayMs?: number;
+  /** Injectable sleep, for tests and custom schedulers. */
+  readonly sleep?: SleepFunction;
+}
+
+/** The resolved retry policy. */
+interface ResolvedRetry {
+  readonly maxRetries: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly sleep: SleepFunction;
+}
+
+/** The default sleep: a timer that an abort signal cancels. */
+export const defaultSleep: SleepFunction = (ms, signal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortError());
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** Creates a DOM-style AbortError. */
+export function abortError(): Error {
+  const e = new Error('The operation was aborted.');
+  e.name = 'AbortError';
+  return e;
+}
+
+/** Fills defaults and validates a retry policy. */
+export function resolveRetry(options: RetryOptions | undefined): ResolvedRetry {
+  const maxRetries = options?.maxRetries ?? 3;
+  const baseDelayMs = options?.baseDelayMs ?? 1000;
+  const maxDelayMs = options?.maxDelayMs ?? 30_000;
+  for (const [k, v] of [
+    ['maxRetries', maxRetries],
+    ['baseDelayMs', baseDelayMs],
+    ['maxDelayMs', maxDelayMs],
+  ] as const) {
+    if (!Number.isFinite(v) || v < 0)
+      throw new RangeError(`retry.${k} must be a finite number >= 0, got ${v}`);
+  }
+  return {
+    maxRetries: Math.floor(maxRetries),
+    baseDelayMs,
+    maxDelayMs,
+    sleep: options?.sleep ?? defaultSleep,
+  };
+}
+
+const RETRYABLE: ReadonlySet<ErrorClass> = new Set(['rate_limit', 'network', 'server']);
+
+/** Called once per retry with a human message. */
+export type RetryReporter = (message: string) => void;
+
+function describe(cls: ErrorClass, e: unknown): string {
+  switch (cls) {
+    case 'rate_limit':
+      return 'Rate limited (429)';
+    case 'network':
+      return `Network error: ${errorMessage(e)}`;
+    case 'server':
+      return `Provider error: ${errorMessage(e)}`;
+    default:
+      return errorMessage(e);
+  }
+}
+
+/**
+ * Wraps a model so that `doStream`/`doGenerate` retry rate-limit, network and server errors with
+ * exponential backoff (honouring `retry-after`), reporting each retry. Errors that happen after a
+ * stream has started are not retried here (the host has already seen its output).
+ */
+export function withRetry(
+  model: LanguageModelV3,
+  policy: ResolvedRetry,
+  report: RetryReporter,
+): LanguageModelV3 {
+  async function attempt<T>(run: () => PromiseLike<T>, signal: AbortSignal | undefined): Promise<T> {
+    for (let n = 0; ; n++) {
+      try {
+        return await run();
+      } catch (e) {
+        const cls = classifyError(e);
+        if (!RETRYABLE.has(cls) || n >= policy.maxRetries || signal?.aborted) throw e;
+        const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
+        const asked = cls === 'rate_limit' ? retryAfterMs(e) : undefined;
+        const delay = asked !== undefined ? Math.min(policy.maxDelayMs, asked) : backoff;
+        report(
+          `${describe(cls, e)}; retrying in ${(delay / 1000).toFixed(1)}s (retry ${n + 1} of ${policy.maxRetries})`,
+        );
+        await policy.sleep(delay, signal);
+      }
+    }
+  }
+  return {
+    specificationVersion: 'v3',
+    provider: model.provider,
+    modelId: model.modelId,
+    get supportedUrls() {
+      return model.supportedUrls;
+    },
+    doGenerate: (options: LanguageModelV3CallOptions) =>
+      attempt(() => model.doGenerate(options), options.abortSignal),
+    doStream: (options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> =>
+      attempt(() => model.doStream(options), options.abortSignal),
+  };
+}

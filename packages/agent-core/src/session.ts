@@ -1,0 +1,200 @@
+import type { ToolResult } from '@codeagent/artifact-schema';
+import { PERMISSION_MODES, type PermissionMode } from '@codeagent/permission-gate';
+import type { ToolCallView, ToolResultView } from '@codeagent/render-intent';
+import { type ModelMessage, modelMessageSchema } from 'ai';
+import { z } from 'zod';
+import { COMPACTION_ACTIONS, type CompactionDecision, validateToolPairs } from './compaction.js';
+import { AgentCoreError } from './errors.js';
+
+/** The `format` tag of a saved session. */
+export const SESSION_FORMAT = 'codeagent.session';
+/** The session JSON version this package writes and reads. */
+export const SESSION_VERSION = 1;
+
+/** A stored tool result: the display copy (full result, cards) kept next to the provider-facing history. */
+export interface ToolRecord {
+  /** Tool call id. */
+  readonly id: string;
+  /** Tool name. */
+  readonly name: string;
+  /** Arguments as the model sent them. */
+  readonly arguments: unknown;
+  /** The three-channel result (the display copy; adapted on load). */
+  readonly result: ToolResult;
+  /** Whether the call failed. */
+  readonly isError: boolean;
+  /** The call's card when saved (recomputed on load). */
+  readonly callView: ToolCallView;
+  /** The result's card when saved (recomputed on load). */
+  readonly view: ToolResultView;
+}
+
+/** A saved session (the JSON `client.save()` writes). Session-scoped permission grants are never saved. */
+export interface SessionData {
+  /** Always `codeagent.session`. */
+  readonly format: typeof SESSION_FORMAT;
+  /** Always 1 for this package. */
+  readonly version: typeof SESSION_VERSION;
+  /** ISO time of the save. */
+  readonly savedAt: string;
+  /** Working directory of the session. */
+  readonly cwd: string;
+  /** Permission mode when saved. */
+  readonly permissionMode: PermissionMode;
+  /** Provider-facing history, exactly as sent to the model. */
+  readonly messages: readonly ModelMessage[];
+  /** Display copies of tool results. */
+  readonly toolResults: readonly ToolRecord[];
+  /** Every compaction decision, oldest first. */
+  readonly compactions: readonly CompactionDecision[];
+  /** Consecutive compaction failures (circuit breaker state). */
+  readonly compactionFailures: number;
+  /** Provider-reported tokens of the last request. */
+  readonly lastReportedTokens: number;
+}
+
+/** Options of {@link parseSession}. */
+export interface ParseSessionOptions {
+  /** Largest accepted JSON text in characters; default 64 MiB. */
+  readonly maxChars?: number;
+  /** Deepest accepted nesting; default 256. */
+  readonly maxDepth?: number;
+}
+
+const nonNegInt = z.number().int().nonnegative();
+
+const droppedSchema = z.union([
+  z.object({
+    kind: z.literal('tool-result'),
+    index: nonNegInt,
+    toolCallId: z.string(),
+    toolName: z.string(),
+    tokens: z.number(),
+  }),
+  z.object({
+    kind: z.literal('message'),
+    index: nonNegInt,
+    role: z.enum(['system', 'user', 'assistant', 'tool']),
+    tokens: z.number(),
+    preview: z.string(),
+    toolCallIds: z.array(z.string()),
+  }),
+]);
+
+const decisionSchema = z.object({
+  action: z.enum(COMPACTION_ACTIONS as unknown as [string, ...string[]]),
+  reason: z.string(),
+  beforeTokens: z.number(),
+  afterTokens: z.number(),
+  threshold: z.number(),
+  dropped: z.array(droppedSchema),
+});
+
+const recordSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.unknown(),
+  // Untrusted and possibly legacy: any value; `adaptToolResult` upgrades it on load.
+  result: z.unknown(),
+  isError: z.boolean(),
+  callView: z.unknown(),
+  view: z.unknown(),
+});
+
+const sessionSchema = z.object({
+  format: z.literal(SESSION_FORMAT),
+  version: z.literal(SESSION_VERSION),
+  savedAt: z.string(),
+  cwd: z.string().min(1),
+  permissionMode: z.enum(PERMISSION_MODES as unknown as [PermissionMode, ...PermissionMode[]]),
+  messages: z.array(modelMessageSchema),
+  toolResults: z.array(recordSchema),
+  compactions: z.array(decisionSchema),
+  compactionFailures: nonNegInt,
+  lastReportedTokens: z.number().nonnegative(),
+});
+
+/** Measures nesting depth without recursion; returns true when it exceeds `max`. */
+function tooDeep(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  let visited = 0;
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (d > max) return true;
+    if (typeof v !== 'object' || v === null) continue;
+    if (++visited > 5_000_000) return true;
+    for (const child of Object.values(v))
+      if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+  }
+  return false;
+}
+
+function invalid(message: string, cause?: unknown): AgentCoreError {
+  return new AgentCoreError(
+    'INVALID_SESSION',
+    `invalid session: ${message}`,
+    cause === undefined ? {} : { cause },
+  );
+}
+
+/**
+ * Parses and validates untrusted session JSON (a string or an already parsed value). Throws
+ * {@link AgentCoreError} `INVALID_SESSION` with a message naming the first problem; never anything else.
+ * The returned messages are the input's own objects, so the provider-facing history is byte-identical.
+ */
+export function parseSession(json: unknown, options: ParseSessionOptions = {}): SessionData {
+  const maxChars = options.maxChars ?? 64 * 1024 * 1024;
+  const maxDepth = options.maxDepth ?? 256;
+  let data: unknown = json;
+  if (typeof json === 'string') {
+    if (json.length > maxChars) throw invalid(`larger than ${maxChars} characters`);
+    try {
+      data = JSON.parse(json);
+    } catch (e) {
+      throw invalid(`not JSON (${e instanceof Error ? e.message : String(e)})`);
+    }
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw invalid('expected a JSON object');
+  const head = data as Record<string, unknown>;
+  if (head.format !== SESSION_FORMAT) throw invalid(`format must be "${SESSION_FORMAT}"`);
+  if (head.version !== SESSION_VERSION) {
+    throw invalid(
+      typeof head.version === 'number' && head.version > SESSION_VERSION
+        ? `version ${head.version} is newer than this package reads (${SESSION_VERSION})`
+        : `version must be ${SESSION_VERSION}`,
+    );
+  }
+  if (tooDeep(data, maxDepth)) throw invalid(`nested deeper than ${maxDepth} levels`);
+  let parsed: ReturnType<typeof sessionSchema.safeParse>;
+  try {
+    parsed = sessionSchema.safeParse(data);
+  } catch (e) {
+    throw invalid('could not be validated', e);
+  }
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.map(String).join('.') || '(root)';
+    throw invalid(`${path}: ${issue?.message ?? 'does not match the schema'}`);
+  }
+  const problems = validateToolPairs(head.messages as ModelMessage[]);
+  if (problems.length > 0) {
+    const p = problems[0];
+    throw invalid(`messages.${p?.index}: ${p?.message}`);
+  }
+  const ids = new Set<string>();
+  for (const r of parsed.data.toolResults) {
+    if (ids.has(r.id)) throw invalid(`toolResults: duplicate id ${JSON.stringify(r.id)}`);
+    ids.add(r.id);
+  }
+  // Keep the caller's own message objects (zod output could reorder or drop keys).
+  return {
+    ...(parsed.data as unknown as SessionData),
+    messages: head.messages as ModelMessage[],
+    toolResults: (head.toolResults as ToolRecord[]).map((r, i) => ({
+      ...(parsed.data.toolResults[i] as unknown as ToolRecord),
+      arguments: r.arguments,
+      result: r.result,
+    })),
+  };
+}

@@ -1,0 +1,125 @@
+import { type CodeagentClient, type CreateClientOptions, createClient, RESTORE, RUN_TURN } from './client.js';
+import { AgentCoreError } from './errors.js';
+import {
+  type AgentEvent,
+  dispatchToCallbacks,
+  type StreamCallbacks,
+  type StreamOptions,
+  type StreamResult,
+} from './events.js';
+import type { StreamInput } from './input.js';
+import { type ParseSessionOptions, parseSession } from './session.js';
+
+function assertClient(client: CodeagentClient, fn: string): void {
+  if (typeof client !== 'object' || client === null || typeof client[RUN_TURN] !== 'function') {
+    throw new AgentCoreError('INVALID_OPTIONS', `${fn}: expected a client made by createClient`);
+  }
+}
+
+/**
+ * Runs one turn and delivers its events to typed callbacks. The promise always resolves, also on
+ * errors (then with the partial text, `usage: null` and `stopReason: 'error'`, after `onError`).
+ */
+export function stream(
+  client: CodeagentClient,
+  input: StreamInput,
+  callbacks: StreamCallbacks = {},
+  options: StreamOptions = {},
+): Promise<StreamResult> {
+  assertClient(client, 'stream');
+  return client[RUN_TURN](input, (event) => dispatchToCallbacks(callbacks, event), options.signal);
+}
+
+/**
+ * Runs one turn and yields its events as a typed union, in the same order the callbacks get them; the
+ * last event is `{type: 'end', result}`. Leaving the loop early (break/return) interrupts the turn.
+ */
+export function streamEvents(
+  client: CodeagentClient,
+  input: StreamInput,
+  options: StreamOptions = {},
+): AsyncIterable<AgentEvent> {
+  assertClient(client, 'streamEvents');
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
+      const queue: AgentEvent[] = [];
+      let head = 0;
+      let done = false;
+      let wake: (() => void) | null = null;
+      const stop = new AbortController();
+      const outer = options.signal;
+      const onOuter = () => stop.abort(outer?.reason);
+      if (outer?.aborted) stop.abort(outer.reason);
+      else outer?.addEventListener('abort', onOuter, { once: true });
+      const finished = client[RUN_TURN](
+        input,
+        (event) => {
+          queue.push(event);
+          if (event.type === 'end') done = true;
+          const w = wake;
+          wake = null;
+          w?.();
+        },
+        stop.signal,
+      ).finally(() => {
+        outer?.removeEventListener('abort', onOuter);
+        done = true;
+        const w = wake;
+        wake = null;
+        w?.();
+      });
+      return {
+        async next(): Promise<IteratorResult<AgentEvent>> {
+          for (;;) {
+            if (head < queue.length) {
+              const value = queue[head] as AgentEvent;
+              queue[head++] = undefined as never;
+              if (head > 1024 && head * 2 > queue.length) {
+                queue.splice(0, head);
+                head = 0;
+              }
+              return { value, done: false };
+            }
+            if (done) return { value: undefined, done: true };
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+            });
+          }
+        },
+        async return(): Promise<IteratorResult<AgentEvent>> {
+          if (!done) stop.abort(new Error('event iterator closed by the consumer'));
+          await finished;
+          head = queue.length;
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Restores a saved session into a new client built from `options` (the host passes model and tools
+ * again). History, tool call ids and provider-facing values are restored exactly; legacy or malformed
+ * artifacts are upgraded on the display copy only; session-scoped permission grants are not restored.
+ * Throws {@link AgentCoreError} `INVALID_SESSION` for bad JSON.
+ */
+export function loadSession(
+  json: unknown,
+  options: CreateClientOptions,
+  parseOptions: ParseSessionOptions = {},
+): CodeagentClient {
+  const data = parseSession(json, parseOptions);
+  const client = createClient({
+    cwd: data.cwd,
+    permissionMode: data.permissionMode,
+    ...options,
+  });
+  client[RESTORE]({
+    messages: data.messages,
+    records: data.toolResults,
+    compactions: data.compactions,
+    compactionFailures: data.compactionFailures,
+    lastReportedTokens: data.lastReportedTokens,
+  });
+  return client;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createClient, defineTool, stream, streamEvents } from '../src/index.js';
+import { call, collect, finish, reasoning, recordingCallbacks, scriptedModel, text } from './helpers.js';
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echo text back',
+  inputSchema: z.object({ text: z.string() }),
+  capability: 'read',
+  execute: ({ text }) => `echo: ${text}`,
+});
+
+describe('the loop', () => {
+  it('streams text, runs a tool and continues', async () => {
+    const model = scriptedModel([
+      [
+        ...reasoning(['hmm']),
+        ...text(['Let me ', 'echo.']),
+        call('c1', 'echo', { text: 'hi', _intent: 'to test' }),
+        finish('tool-calls', 'tool_calls'),
+      ],
+      [...text(['Done.']), finish('stop', 'end_turn')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [echo] });
+    const { callbacks, events } = recordingCallbacks();
+    const result = await stream(client, 'go', callbacks);
+    expect(result.stopReason).toBe('completed');
+    expect(result.finishReason).toBe('end_turn');
+    expect(result.text).toBe('Let me echo.Done.');
+    expect(events.map((e) => e.type)).toEqual([
+      'thinking',
+      'delta',
+      'delta',
+      'tool-request',
+      'tool-result',
+      'delta',
+      'usage',
+    ]);
+    const req = events[3];
+    expect(req).toMatchObject({
+      id: 'c1',
+      name: 'echo',
+      arguments: { text: 'hi', _intent: 'to test' },
+      intent: 'to test',
+    });
+    const res = events[4];
+    expect(res && res.type === 'tool-result' && Object.keys(res)).toEqual([
+      'type',
+      'id',
+      'name',
+      'display',
+      'value',
+      'isError',
+      'artifact',
+      'view',
+    ]);
+    console.log(JSON.stringify(client.messages, null, 1));
+    console.log(JSON.stringify(model.calls[1]?.prompt));
+  });
+
+  it('iterator matches callbacks', async () => {
+    const mk = () =>
+      scriptedModel([
+        [...text(['a', 'b']), call('c1', 'echo', { text: 'x' }), finish('tool-calls')],
+        [...text(['c']), finish('stop')],
+      ]);
+    const c1 = createClient({ model: mk(), registerTools: false, tools: [echo] });
+    const { callbacks, events } = recordingCallbacks();
+    const r1 = await stream(c1, 'go', callbacks);
+    const c2 = createClient({ model: mk(), registerTools: false, tools: [echo] });
+    const evs = (await collect(streamEvents(c2, 'go'))).filter((e) => e.type !== 'tick');
+    expect(evs.at(-1)).toEqual({ type: 'end', result: r1 });
+    expect(evs.slice(0, -1)).toEqual(events);
+  });
+});
