@@ -1,7 +1,8 @@
 import type { BigIntStats } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { normaliseText, splitFrontmatter } from './frontmatter.js';
 import { type SkillFrontmatter, type SkillWarning, validateFrontmatter } from './validate.js';
 
@@ -90,6 +91,8 @@ interface ParsedFile {
   readonly frontmatter?: SkillFrontmatter;
   readonly body: string;
   readonly warnings: readonly SkillWarning[];
+  /** The meta built from this file last time (re-used while the source dir and kind are the same). */
+  meta?: SkillMeta;
 }
 
 interface DirEntry {
@@ -218,63 +221,78 @@ function parseBytes(bytes: Uint8Array, path: string, folderName: string): Parsed
   return { frontmatter: validation.value, body: split.body, warnings };
 }
 
-async function readSkillFile(
-  path: string,
-  folderName: string,
-  cap: number,
-  cache: SkillCache,
-): Promise<ParsedFile | null> {
-  let s: BigIntStats;
+type Probe =
+  | { kind: 'none' }
+  | { kind: 'done'; parsed: ParsedFile }
+  | { kind: 'read'; path: string; folderName: string; key: string; size: bigint };
+
+/**
+ * Stats one `<folder>/SKILL.md` synchronously (metadata only, microseconds) and answers from the cache when
+ * the stat key still matches; otherwise says the file must be read.
+ */
+function probeSkillFile(path: string, folderName: string, cap: number, cache: SkillCache): Probe {
+  let s: BigIntStats | undefined;
   try {
-    s = await stat(path, { bigint: true });
+    s = statSync(path, { bigint: true, throwIfNoEntry: false });
   } catch (error) {
     const code = errCode(error);
-    // A folder without SKILL.md (or a symlink to a plain file) is not a skill: silently ignored.
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    // A symlink to a plain file reaches ENOTDIR: not a skill folder, silently ignored.
+    if (code === 'ENOTDIR') return { kind: 'none' };
     return {
-      body: '',
-      warnings: [{ file: path, code: 'unreadable', reason: errMessage(error), skipped: true }],
+      kind: 'done',
+      parsed: {
+        body: '',
+        warnings: [{ file: path, code: 'unreadable', reason: errMessage(error), skipped: true }],
+      },
     };
   }
+  // A folder without SKILL.md is not a skill: silently ignored.
+  if (s === undefined) return { kind: 'none' };
   if (!s.isFile()) {
     return {
-      body: '',
-      warnings: [{ file: path, code: 'unreadable', reason: 'SKILL.md is not a regular file', skipped: true }],
+      kind: 'done',
+      parsed: {
+        body: '',
+        warnings: [
+          { file: path, code: 'unreadable', reason: 'SKILL.md is not a regular file', skipped: true },
+        ],
+      },
     };
   }
   const key = statKey(s);
   const hit = cache.getFile(path, key, cap);
-  if (hit) return hit;
+  if (hit) return { kind: 'done', parsed: hit };
+  return { kind: 'read', path, folderName, key, size: s.size };
+}
+
+function tooLarge(path: string, size: bigint | number, cap: number): ParsedFile {
+  return {
+    body: '',
+    warnings: [
+      {
+        file: path,
+        code: 'too-large',
+        reason: `file is ${size} bytes, over the ${cap}-byte cap (maxFileBytes)`,
+        skipped: true,
+      },
+    ],
+  };
+}
+
+async function readSkillFile(
+  probe: Extract<Probe, { kind: 'read' }>,
+  cap: number,
+  cache: SkillCache,
+): Promise<ParsedFile> {
+  const { path, folderName, key } = probe;
   let parsed: ParsedFile;
-  if (s.size > BigInt(cap)) {
-    parsed = {
-      body: '',
-      warnings: [
-        {
-          file: path,
-          code: 'too-large',
-          reason: `file is ${s.size} bytes, over the ${cap}-byte cap (maxFileBytes)`,
-          skipped: true,
-        },
-      ],
-    };
+  if (probe.size > BigInt(cap)) {
+    parsed = tooLarge(path, probe.size, cap);
   } else {
     try {
       const bytes = await readFile(path);
       parsed =
-        bytes.byteLength > cap
-          ? {
-              body: '',
-              warnings: [
-                {
-                  file: path,
-                  code: 'too-large',
-                  reason: `file is ${bytes.byteLength} bytes, over the ${cap}-byte cap (maxFileBytes)`,
-                  skipped: true,
-                },
-              ],
-            }
-          : parseBytes(bytes, path, folderName);
+        bytes.byteLength > cap ? tooLarge(path, bytes.byteLength, cap) : parseBytes(bytes, path, folderName);
     } catch (error) {
       return {
         body: '',
@@ -284,6 +302,35 @@ async function readSkillFile(
   }
   cache.setFile(path, key, cap, parsed);
   return parsed;
+}
+
+/** Probes every folder (sync stats in slices, yielding to the event loop between them), then reads the misses. */
+async function loadFolders(
+  dir: string,
+  folders: readonly string[],
+  cap: number,
+  cache: SkillCache,
+): Promise<(ParsedFile | null)[]> {
+  const out: (ParsedFile | null)[] = new Array(folders.length).fill(null);
+  const misses: { index: number; probe: Extract<Probe, { kind: 'read' }> }[] = [];
+  for (let i = 0; i < folders.length; i++) {
+    if (i > 0 && i % STAT_SLICE === 0) await yieldToEventLoop();
+    const folder = folders[i] as string;
+    const probe = probeSkillFile(join(dir, folder, SKILL_FILE), folder, cap, cache);
+    if (probe.kind === 'done') out[i] = probe.parsed;
+    else if (probe.kind === 'read') misses.push({ index: i, probe });
+  }
+  await mapLimit(misses, READ_CONCURRENCY, async (m) => {
+    out[m.index] = await readSkillFile(m.probe, cap, cache);
+  });
+  return out;
+}
+
+const STAT_SLICE = 512;
+const READ_CONCURRENCY = 32;
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolveYield) => setImmediate(resolveYield));
 }
 
 async function listFolders(
@@ -321,7 +368,7 @@ async function listFolders(
 }
 
 /** A winning skill with its body, as used internally by loading. */
-export interface DiscoveredSkill {
+interface DiscoveredSkill {
   readonly meta: SkillMeta;
   readonly body: string;
 }
@@ -336,16 +383,20 @@ export async function discoverSkills(
   const skills = new Map<string, DiscoveredSkill>();
   for (const source of skillDirectories(options)) {
     const folders = await listFolders(source.dir, cache, warnings);
-    const parsed = await mapLimit(folders, 64, (f) =>
-      readSkillFile(join(source.dir, f, SKILL_FILE), basename(f), cap, cache),
-    );
+    const parsed = await loadFolders(source.dir, folders, cap, cache);
     const inThisDir = new Map<string, string>();
     parsed.forEach((p, i) => {
       if (!p) return;
-      warnings.push(...p.warnings);
+      for (const w of p.warnings) warnings.push(w);
       if (!p.frontmatter) return;
-      const folder = join(source.dir, folders[i] as string);
-      const path = join(folder, SKILL_FILE);
+      let meta = p.meta;
+      if (meta === undefined || meta.source !== source.dir || meta.sourceKind !== source.kind) {
+        const folder = join(source.dir, folders[i] as string);
+        const path = join(folder, SKILL_FILE);
+        meta = Object.freeze({ ...p.frontmatter, path, folder, source: source.dir, sourceKind: source.kind });
+        p.meta = meta;
+      }
+      const path = meta.path;
       const earlier = inThisDir.get(p.frontmatter.name);
       if (earlier !== undefined) {
         warnings.push({
@@ -357,10 +408,7 @@ export async function discoverSkills(
         });
       }
       inThisDir.set(p.frontmatter.name, path);
-      skills.set(p.frontmatter.name, {
-        meta: { ...p.frontmatter, path, folder, source: source.dir, sourceKind: source.kind },
-        body: p.body,
-      });
+      skills.set(p.frontmatter.name, { meta, body: p.body });
     });
   }
   return { skills, warnings };

@@ -24,8 +24,3 @@ export class SkillError extends Error {
 export function isSkillError(value: unknown, code?: SkillErrorCode): value is SkillError {
   return value instanceof SkillError && (code === undefined || value.code === code);
 }
-
-/** Exhaustiveness helper for closed unions. */
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value: ${String(value)}`);
-}

@@ -1,7 +1,7 @@
 import { parseDocument } from 'yaml';
 
 /** Result of splitting a SKILL.md text into frontmatter data and body. */
-export type SplitResult =
+type SplitResult =
   | { ok: true; data: unknown; body: string }
   | { ok: false; code: 'missing-frontmatter' | 'unterminated-frontmatter' | 'invalid-yaml'; reason: string };
 

@@ -197,5 +197,7 @@ export function validateFrontmatter(data: unknown, file: string, folderName: str
       value.metadata = out;
     } else drop('metadata', '"metadata" must be a mapping of string keys to string values');
   }
+  if (value.allowedTools) Object.freeze(value.allowedTools);
+  if (value.metadata) Object.freeze(value.metadata);
   return { ok: true, value, warnings };
 }

@@ -407,3 +407,22 @@ describe('cache', () => {
     expect((await listSkillsMeta({ cwd: t.cwd, homeDir: t.home })).skills[0]?.description).toBe('v2');
   });
 });
+
+describe('returned metas are shared with the cache, so they are frozen', () => {
+  it('a caller cannot corrupt the cache by mutating a result', async () => {
+    await t.write(
+      'project/.codeagent/skills/ro/SKILL.md',
+      skillMd('ro', 'x', 'b\n', 'allowed-tools: [Read]\nmetadata:\n  k: v\n'),
+    );
+    const first = await listSkillsMeta(opts());
+    const meta = first.skills[0];
+    if (!meta) throw new Error('unreachable');
+    expect(Object.isFrozen(meta)).toBe(true);
+    expect(Object.isFrozen(meta.allowedTools)).toBe(true);
+    expect(Object.isFrozen(meta.metadata)).toBe(true);
+    expect(() => {
+      (meta as { description: string }).description = 'hacked';
+    }).toThrow(TypeError);
+    expect((await listSkillsMeta(opts())).skills[0]?.description).toBe('x');
+  });
+});
