@@ -1,0 +1,47 @@
+/** Stable machine-readable codes carried by every {@link ToolError}. */
+export type ToolErrorCode =
+  | 'invalid_input'
+  | 'outside_workspace'
+  | 'not_found'
+  | 'is_directory'
+  | 'not_a_directory'
+  | 'not_a_file'
+  | 'binary_file'
+  | 'file_too_large'
+  | 'edit_no_match'
+  | 'edit_ambiguous'
+  | 'edit_no_change'
+  | 'file_exists'
+  | 'invalid_regex'
+  | 'spawn_failed'
+  | 'unknown_job'
+  | 'io_error';
+
+/** The one error class of this package: a clear one-line message plus a stable `code`. */
+export class ToolError extends Error {
+  /** Stable code a host can switch on; the message is for people and models. */
+  readonly code: ToolErrorCode;
+
+  /** Builds an error; the message should be a single line that says what to do. */
+  constructor(code: ToolErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ToolError';
+    this.code = code;
+  }
+}
+
+/** Node's errno-style code of an unknown thrown value, or `undefined`. */
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+/** One-line message for any thrown value (first line only, never a stack). */
+export function oneLine(error: unknown): string {
+  const raw = error instanceof Error ? error.message : String(error);
+  const first = raw.split(/\r?\n/, 1)[0] ?? '';
+  return first.trim() === '' ? 'Unknown error' : first.trim();
+}

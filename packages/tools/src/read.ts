@@ -1,0 +1,165 @@
+import { createReadStream } from 'node:fs';
+import { open, readFile as readText, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { ToolError } from './errors.js';
+import { languageFromPath, looksBinary, numberLines, splitLines, truncateLine } from './text.js';
+import type { Workspace } from './workspace.js';
+
+/** Arguments of the Read tool. */
+export interface ReadArgs {
+  /** File to read, relative to the session cwd or absolute (inside a workspace root). */
+  file_path: string;
+  /** 1-based line to start at (0 counts as 1). */
+  offset?: number | undefined;
+  /** Maximum number of lines to return. */
+  limit?: number | undefined;
+  /** Why the model calls the tool (ignored by the tool). */
+  _intent?: string | undefined;
+}
+
+/** Limits of the Read tool. */
+export interface ReadLimits {
+  /** Files larger than this need `offset`/`limit` (default 256 KiB). */
+  maxBytes?: number;
+  /** Lines returned when no `limit` is given (default 2000). */
+  defaultLimit?: number;
+  /** Longer lines are cut with a marker (default 2000 characters). */
+  maxLineLength?: number;
+}
+
+/** What Read produced: the model value and the data for the `code` artifact. */
+export interface ReadOutcome {
+  /** `cat -n` style numbered lines plus a note when there is more. */
+  value: string;
+  /** Absolute path read. */
+  path: string;
+  /** Path shown to people. */
+  displayPath: string;
+  /** The raw text of the lines returned (long lines cut). */
+  text: string;
+  /** Highlighting language guessed from the extension. */
+  lang: string;
+  /** First line returned (1-based). */
+  startLine: number;
+  /** Last line returned (1-based; `startLine - 1` when none). */
+  endLine: number;
+  /** Total lines in the file when known (always for files under the size limit). */
+  totalLines: number | undefined;
+}
+
+const SAMPLE_BYTES = 8192;
+
+const formatBytes = (n: number): string =>
+  n >= 1024 * 1024
+    ? `${(n / 1024 / 1024).toFixed(1)} MB`
+    : n >= 1024
+      ? `${(n / 1024).toFixed(1)} KB`
+      : `${n} bytes`;
+
+async function readSample(file: string, size: number): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(Math.min(SAMPLE_BYTES, size));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function streamLines(
+  file: string,
+  start: number,
+  count: number,
+): Promise<{ lines: string[]; more: boolean }> {
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  const rl = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  const lines: string[] = [];
+  let n = 0;
+  let more = false;
+  try {
+    for await (const line of rl) {
+      n += 1;
+      if (n < start) continue;
+      if (lines.length >= count) {
+        more = true;
+        break;
+      }
+      lines.push(line);
+    }
+  } finally {
+    rl.close();
+    stream.destroy();
+  }
+  return { lines, more };
+}
+
+/** Reads a text file inside the workspace, with binary, size and line-length guards. */
+export async function readFile(
+  workspace: Workspace,
+  args: ReadArgs,
+  limits: ReadLimits = {},
+): Promise<ReadOutcome> {
+  const maxBytes = limits.maxBytes ?? 256 * 1024;
+  const defaultLimit = limits.defaultLimit ?? 2000;
+  const maxLineLength = limits.maxLineLength ?? 2000;
+  const resolved = await workspace.resolve(args.file_path);
+  if (!resolved.exists) throw new ToolError('not_found', `File not found: ${resolved.display}`);
+  const info = await stat(resolved.real);
+  if (info.isDirectory()) {
+    throw new ToolError('is_directory', `${resolved.display} is a directory; use Glob to list its files`);
+  }
+  if (!info.isFile()) throw new ToolError('not_a_file', `${resolved.display} is not a regular file`);
+  const sample = await readSample(resolved.real, info.size);
+  if (looksBinary(sample)) {
+    throw new ToolError(
+      'binary_file',
+      `${resolved.display} looks like a binary file (${formatBytes(info.size)}); Read only shows text`,
+    );
+  }
+  const start = Math.max(1, Math.floor(args.offset ?? 1));
+  const count = Math.max(1, Math.floor(args.limit ?? defaultLimit));
+  const ranged = args.offset !== undefined || args.limit !== undefined;
+  let selected: string[];
+  let more: boolean;
+  let totalLines: number | undefined;
+  if (info.size > maxBytes) {
+    if (!ranged) {
+      throw new ToolError(
+        'file_too_large',
+        `${resolved.display} is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} Read limit; pass offset and limit to read part of it, or use Grep`,
+      );
+    }
+    ({ lines: selected, more } = await streamLines(resolved.real, start, count));
+  } else {
+    const all = splitLines((await readText(resolved.real, 'utf8')).replace(/^\uFEFF/, ''));
+    totalLines = all.length;
+    selected = all.slice(start - 1, start - 1 + count);
+    more = start - 1 + count < all.length;
+  }
+  const lines = selected.map((l) => truncateLine(l, maxLineLength));
+  const endLine = start + lines.length - 1;
+  let value: string;
+  if (lines.length > 0) {
+    value = numberLines(lines, start);
+    if (more) {
+      const of = totalLines === undefined ? '' : ` of ${totalLines}`;
+      value += `\n\n[Showing lines ${start}-${endLine}${of}; pass offset=${endLine + 1} to read more]`;
+    }
+  } else if (totalLines === 0) {
+    value = `[${resolved.display} is empty]`;
+  } else {
+    const of = totalLines === undefined ? '' : `; the file has ${totalLines} lines`;
+    value = `[offset ${start} is past the end of ${resolved.display}${of}]`;
+  }
+  return {
+    value,
+    path: resolved.absolute,
+    displayPath: resolved.display,
+    text: lines.join('\n'),
+    lang: languageFromPath(resolved.absolute),
+    startLine: start,
+    endLine,
+    totalLines,
+  };
+}

@@ -1,0 +1,349 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { ToolError } from './errors.js';
+import { looksBinary, truncateLine } from './text.js';
+import { walkFiles } from './walk.js';
+import type { ResolvedPath, Workspace } from './workspace.js';
+
+/** Arguments of the Glob tool. */
+export interface GlobArgs {
+  /** Glob pattern (`**` `*` `?` `[]` `{a,b}`), relative to `path`; a leading directory narrows the walk. */
+  pattern: string;
+  /** Directory to search (default: the session cwd). */
+  path?: string | undefined;
+  /** Why the model calls the tool (ignored by the tool). */
+  _intent?: string | undefined;
+}
+
+/** Output modes of the Grep tool. */
+export type GrepOutputMode = 'content' | 'files_with_matches' | 'count';
+
+/** Arguments of the Grep tool. */
+export interface GrepArgs {
+  /** JavaScript regular expression searched line by line. */
+  pattern: string;
+  /** File or directory to search (default: the session cwd). */
+  path?: string | undefined;
+  /** Only search files whose path matches this glob (a glob without `/` matches the file name). */
+  glob?: string | undefined;
+  /** `content` (default): matching lines; `files_with_matches`: file names; `count`: matches per file. */
+  output_mode?: GrepOutputMode | undefined;
+  /** Case-insensitive search. */
+  ignore_case?: boolean | undefined;
+  /** Why the model calls the tool (ignored by the tool). */
+  _intent?: string | undefined;
+}
+
+/** Limits shared by Glob and Grep. */
+export interface SearchLimits {
+  /** Most results listed (Glob paths, Grep matching lines or files; default 500). */
+  maxResults?: number;
+  /** Most files visited before the walk stops (default 50,000). */
+  maxFiles?: number;
+  /** Grep skips files larger than this (default 5 MiB). */
+  maxFileBytes?: number;
+  /** Grep cuts longer matching lines with a marker (default 500 characters). */
+  maxLineLength?: number;
+  /** Honour `.gitignore` files (default true). */
+  gitignore?: boolean;
+}
+
+/** A table column, as the `table` artifact describes it. */
+export interface TableColumn {
+  /** Column name (a key of every row). */
+  name: string;
+  /** Column type: `string` or `number`. */
+  type: 'string' | 'number';
+}
+
+/** A row of a search table: JSON scalars only. */
+export type TableRow = Record<string, string | number>;
+
+/** What Glob or Grep produced: the model value and the `table` artifact data. */
+export interface SearchOutcome {
+  /** The model value: one result per line plus notes. */
+  value: string;
+  /** Display path of the directory (or file) searched. */
+  searchPath: string;
+  /** Table rows for the artifact. */
+  rows: TableRow[];
+  /** Table columns, in order. */
+  columns: TableColumn[];
+  /** Number of results listed. */
+  count: number;
+  /** Whether a cap cut the results. */
+  truncated: boolean;
+}
+
+interface Target {
+  resolved: ResolvedPath;
+  isFile: boolean;
+}
+
+async function searchTarget(workspace: Workspace, input: string | undefined, label: string): Promise<Target> {
+  const resolved = await workspace.resolve(input === undefined || input === '' ? '.' : input, label);
+  if (!resolved.exists) throw new ToolError('not_found', `Path not found: ${resolved.display}`);
+  const info = await stat(resolved.real);
+  return { resolved, isFile: info.isFile() };
+}
+
+/** Finds files by glob pattern inside the workspace (gitignore-aware), newest first. */
+export async function globFiles(
+  workspace: Workspace,
+  args: GlobArgs,
+  limits: SearchLimits = {},
+  signal?: AbortSignal,
+): Promise<SearchOutcome> {
+  const maxResults = limits.maxResults ?? 500;
+  const maxFiles = limits.maxFiles ?? 50_000;
+  if (typeof args.pattern !== 'string' || args.pattern.trim() === '') {
+    throw new ToolError('invalid_input', 'pattern must be a non-empty glob');
+  }
+  const target = await searchTarget(workspace, args.path, 'path');
+  if (target.isFile)
+    throw new ToolError('not_a_directory', `${target.resolved.display} is a file, not a directory`);
+  const scan = picomatch.scan(args.pattern);
+  let baseDir = scan.base;
+  let glob = scan.glob;
+  if (!scan.isGlob) {
+    baseDir = path.posix.dirname(scan.base);
+    glob = path.posix.basename(scan.base);
+  }
+  const start =
+    baseDir === '' || baseDir === '.'
+      ? target.resolved
+      : await workspace.resolve(path.resolve(target.resolved.absolute, baseDir), 'pattern');
+  const columns: TableColumn[] = [
+    { name: 'path', type: 'string' },
+    { name: 'size', type: 'number' },
+    { name: 'modified', type: 'string' },
+  ];
+  if (!start.exists) {
+    return {
+      value: `No files match ${args.pattern}`,
+      searchPath: target.resolved.display,
+      rows: [],
+      columns,
+      count: 0,
+      truncated: false,
+    };
+  }
+  const isMatch = picomatch(glob, { dot: true });
+  const matches: Array<{ absolute: string; size: number; mtimeMs: number }> = [];
+  let visited = 0;
+  let truncated = false;
+  for await (const entry of walkFiles({
+    start: start.real,
+    ignoreBase: workspace.rootOf(start.real) ?? start.real,
+    gitignore: limits.gitignore ?? true,
+    signal,
+  })) {
+    visited += 1;
+    if (visited > maxFiles) {
+      truncated = true;
+      break;
+    }
+    if (!isMatch(entry.relative)) continue;
+    try {
+      const info = await stat(entry.absolute);
+      matches.push({
+        absolute: path.join(start.absolute, entry.relative),
+        size: info.size,
+        mtimeMs: info.mtimeMs,
+      });
+    } catch {
+      // Vanished between readdir and stat: skip it.
+    }
+  }
+  matches.sort(
+    (a, b) => b.mtimeMs - a.mtimeMs || (a.absolute < b.absolute ? -1 : a.absolute > b.absolute ? 1 : 0),
+  );
+  const total = matches.length;
+  if (total > maxResults) truncated = true;
+  const shown = matches.slice(0, maxResults);
+  const rows: TableRow[] = shown.map((m) => ({
+    path: workspace.display(m.absolute),
+    size: m.size,
+    modified: new Date(m.mtimeMs).toISOString(),
+  }));
+  let value = rows.length === 0 ? `No files match ${args.pattern}` : rows.map((r) => r.path).join('\n');
+  if (total > maxResults)
+    value += `\n\n[Showing ${maxResults} of ${total} files; narrow the pattern or path]`;
+  else if (truncated) value += `\n\n[Stopped after visiting ${maxFiles} files; narrow the pattern or path]`;
+  return { value, searchPath: target.resolved.display, rows, columns, count: rows.length, truncated };
+}
+
+function compileRegex(pattern: string, ignoreCase: boolean): RegExp {
+  if (typeof pattern !== 'string' || pattern === '')
+    throw new ToolError('invalid_input', 'pattern must be a non-empty regular expression');
+  const flags = ignoreCase ? 'i' : '';
+  try {
+    return new RegExp(pattern, `${flags}u`);
+  } catch {
+    try {
+      return new RegExp(pattern, flags);
+    } catch (error) {
+      const reason =
+        error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error);
+      throw new ToolError('invalid_regex', `Invalid regular expression: ${reason}`);
+    }
+  }
+}
+
+interface FileHits {
+  display: string;
+  lines: Array<{ line: number; text: string }>;
+}
+
+async function grepFile(
+  absolute: string,
+  display: string,
+  regex: RegExp,
+  maxFileBytes: number,
+  maxLineLength: number,
+  stopAfter: number,
+): Promise<FileHits | undefined> {
+  let buf: Buffer;
+  try {
+    const info = await stat(absolute);
+    if (!info.isFile() || info.size > maxFileBytes) return undefined;
+    buf = await readFile(absolute);
+  } catch {
+    return undefined;
+  }
+  if (looksBinary(buf.subarray(0, 8192))) return undefined;
+  const text = buf.toString('utf8');
+  const hits: FileHits = { display, lines: [] };
+  let lineNo = 0;
+  let from = 0;
+  while (from <= text.length && hits.lines.length < stopAfter) {
+    let nl = text.indexOf('\n', from);
+    if (nl === -1) nl = text.length;
+    lineNo += 1;
+    let line = text.slice(from, nl);
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (regex.test(line)) hits.lines.push({ line: lineNo, text: truncateLine(line, maxLineLength) });
+    if (nl === text.length) break;
+    from = nl + 1;
+  }
+  return hits.lines.length > 0 ? hits : undefined;
+}
+
+/** Searches file contents by regular expression inside the workspace (gitignore-aware, capped). */
+export async function grepFiles(
+  workspace: Workspace,
+  args: GrepArgs,
+  limits: SearchLimits = {},
+  signal?: AbortSignal,
+): Promise<SearchOutcome> {
+  const maxResults = limits.maxResults ?? 500;
+  const maxFiles = limits.maxFiles ?? 50_000;
+  const maxFileBytes = limits.maxFileBytes ?? 5 * 1024 * 1024;
+  const maxLineLength = limits.maxLineLength ?? 500;
+  const mode: GrepOutputMode = args.output_mode ?? 'content';
+  const regex = compileRegex(args.pattern, args.ignore_case === true);
+  const target = await searchTarget(workspace, args.path, 'path');
+  const globMatch =
+    args.glob === undefined || args.glob === ''
+      ? undefined
+      : picomatch(args.glob, { dot: true, basename: true });
+  const results: FileHits[] = [];
+  let listed = 0;
+  let truncated = false;
+  let visited = 0;
+  const accept = (hits: FileHits | undefined): boolean => {
+    if (hits === undefined) return true;
+    if (mode === 'content') {
+      const room = maxResults - listed;
+      if (hits.lines.length > room) {
+        hits.lines = hits.lines.slice(0, room);
+        truncated = true;
+      }
+      listed += hits.lines.length;
+    } else {
+      listed += 1;
+    }
+    results.push(hits);
+    if (listed >= maxResults && mode !== 'count') {
+      truncated = true;
+      return false;
+    }
+    return true;
+  };
+  const perFile =
+    mode === 'content' ? maxResults + 1 : mode === 'files_with_matches' ? 1 : Number.POSITIVE_INFINITY;
+  if (target.isFile) {
+    accept(
+      await grepFile(
+        target.resolved.real,
+        target.resolved.display,
+        regex,
+        maxFileBytes,
+        maxLineLength,
+        perFile,
+      ),
+    );
+  } else {
+    const inflight: Array<Promise<FileHits | undefined>> = [];
+    let go = true;
+    for await (const entry of walkFiles({
+      start: target.resolved.real,
+      ignoreBase: workspace.rootOf(target.resolved.real) ?? target.resolved.real,
+      gitignore: limits.gitignore ?? true,
+      signal,
+    })) {
+      if (globMatch !== undefined && !globMatch(entry.relative)) continue;
+      visited += 1;
+      if (visited > maxFiles) {
+        truncated = true;
+        break;
+      }
+      const display = workspace.display(path.join(target.resolved.absolute, entry.relative));
+      inflight.push(grepFile(entry.absolute, display, regex, maxFileBytes, maxLineLength, perFile));
+      if (inflight.length >= 16) {
+        go = accept(await inflight.shift());
+        if (!go) break;
+      }
+    }
+    while (go && inflight.length > 0) go = accept(await inflight.shift());
+    await Promise.allSettled(inflight);
+  }
+  if (results.length > 0 && mode !== 'count' && listed >= maxResults) truncated = true;
+  let rows: TableRow[];
+  let columns: TableColumn[];
+  let lines: string[];
+  switch (mode) {
+    case 'content':
+      columns = [
+        { name: 'path', type: 'string' },
+        { name: 'line', type: 'number' },
+        { name: 'text', type: 'string' },
+      ];
+      rows = results.flatMap((r) => r.lines.map((l) => ({ path: r.display, line: l.line, text: l.text })));
+      lines = rows.map((r) => `${r.path}:${r.line}:${r.text}`);
+      break;
+    case 'files_with_matches':
+      columns = [{ name: 'path', type: 'string' }];
+      rows = results.map((r) => ({ path: r.display }));
+      lines = rows.map((r) => String(r.path));
+      break;
+    case 'count':
+      columns = [
+        { name: 'path', type: 'string' },
+        { name: 'count', type: 'number' },
+      ];
+      rows = results.map((r) => ({ path: r.display, count: r.lines.length }));
+      lines = rows.map((r) => `${r.path}:${r.count}`);
+      break;
+  }
+  let value =
+    lines.length === 0 ? `No matches for /${args.pattern}/ in ${target.resolved.display}` : lines.join('\n');
+  if (truncated) {
+    value +=
+      visited > maxFiles
+        ? `\n\n[Stopped after searching ${maxFiles} files; narrow the path or glob]`
+        : `\n\n[Stopped at ${maxResults} results; narrow the pattern, path or glob]`;
+  }
+  return { value, searchPath: target.resolved.display, rows, columns, count: rows.length, truncated };
+}
