@@ -63,9 +63,12 @@ export function findJobId(text: string): string | undefined {
     // Not JSON: fall through to the text patterns.
   }
   const patterns = [
-    /\bjob[_ -]?id\W{0,3}([\w.-]*\d[\w.-]*)/iu,
-    /\bjob\W{0,3}([A-Za-z_.-]*\d[\w.-]*)/iu,
-    /\b((?:job|bg|bash)[_-]\w+)/iu,
+    // "job_id: x1", "ID: job-42": an id label followed by a token with a digit.
+    /\b(?:job[_ -]?)?id\b\W{0,4}([\w.-]*\d[\w.-]*)/iu,
+    // "bg_7", "job-3": a prefixed token with a digit (so "job_output" is not taken for an id).
+    /\b((?:job|bg|bash|shell)[_-][\w.-]*\d[\w.-]*)/iu,
+    // "job 12".
+    /\bjob\W{1,3}(\d[\w.-]*)/iu,
   ];
   for (const pattern of patterns) {
     const match = pattern.exec(text);

@@ -1,0 +1,329 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  createModel,
+  DEFAULT_MODEL_LIMITS,
+  DEFAULT_MODELS,
+  ENV_VARS,
+  type EnvLike,
+  isProvidersError,
+  MODEL_LIMITS,
+  type ModelConfig,
+  modelFromEnv,
+  modelLimits,
+  PROVIDER_NAMES,
+  type ProvidersError,
+} from '../src/index.js';
+
+function errorOf(run: () => unknown): ProvidersError {
+  try {
+    run();
+  } catch (error) {
+    if (isProvidersError(error)) return error;
+    throw new Error(`expected a ProvidersError, got ${String(error)}`);
+  }
+  throw new Error('expected a ProvidersError, nothing was thrown');
+}
+
+describe('modelLimits', () => {
+  it('uses the longest matching prefix of the normalised id', () => {
+    expect(modelLimits('claude-opus-4-5-20251101')).toEqual({
+      contextWindow: 200_000,
+      maxOutputTokens: 64_000,
+    });
+    expect(modelLimits('claude-opus-4-1')).toEqual({ contextWindow: 200_000, maxOutputTokens: 32_000 });
+    expect(modelLimits('gpt-4o-mini')).toEqual({ contextWindow: 128_000, maxOutputTokens: 16_384 });
+    expect(modelLimits('GPT-4')).toEqual({ contextWindow: 8_192, maxOutputTokens: 8_192 });
+    expect(modelLimits('meta-llama/Llama-3.1-8B-Instruct').contextWindow).toBe(131_072);
+    expect(modelLimits('qwen2.5-coder:7b').contextWindow).toBe(32_768);
+  });
+
+  it('falls back to the conservative default for unknown ids', () => {
+    expect(modelLimits('my-finetune')).toEqual(DEFAULT_MODEL_LIMITS);
+    expect(modelLimits('')).toEqual(DEFAULT_MODEL_LIMITS);
+  });
+
+  it('applies overrides, shrinking the output cap with a smaller window', () => {
+    expect(modelLimits('gpt-4.1', { contextWindow: 8_000 })).toEqual({
+      contextWindow: 8_000,
+      maxOutputTokens: 8_000,
+    });
+    expect(modelLimits('gpt-4.1', { maxOutputTokens: 1_000 })).toEqual({
+      contextWindow: 1_047_576,
+      maxOutputTokens: 1_000,
+    });
+  });
+
+  it.each([0, -5, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '4096'])('rejects the override %s', (bad) => {
+    expect(errorOf(() => modelLimits('x', { contextWindow: bad as number })).code).toBe('invalid_config');
+  });
+
+  it('rejects an output cap larger than the window when both are explicit', () => {
+    expect(errorOf(() => modelLimits('x', { contextWindow: 100, maxOutputTokens: 200 })).field).toBe(
+      'maxOutputTokens',
+    );
+  });
+
+  it('has sane, unique table rows', () => {
+    const prefixes = MODEL_LIMITS.map((row) => row.prefix);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+    for (const row of MODEL_LIMITS) {
+      expect(row.prefix).toBe(row.prefix.toLowerCase());
+      expect(row.maxOutputTokens).toBeLessThanOrEqual(row.contextWindow);
+    }
+  });
+
+  it('never throws for any model id string and always returns positive whole numbers (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (id) => {
+        const limits = modelLimits(id);
+        return (
+          Number.isSafeInteger(limits.contextWindow) &&
+          limits.contextWindow > 0 &&
+          limits.maxOutputTokens > 0 &&
+          limits.maxOutputTokens <= limits.contextWindow
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('createModel', () => {
+  it('builds each HTTP provider with its metadata and limits', () => {
+    const compat = createModel({
+      provider: 'openai-compatible',
+      baseURL: 'http://127.0.0.1:1/v1',
+      model: 'qwen3:8b',
+    });
+    expect(compat).toMatchObject({
+      provider: 'openai-compatible',
+      modelId: 'qwen3:8b',
+      contextWindow: 40_960,
+    });
+    expect(compat.model.specificationVersion).toBe('v3');
+    const openai = createModel({ provider: 'openai', apiKey: 'k' });
+    expect(openai).toMatchObject({ provider: 'openai', modelId: DEFAULT_MODELS.openai });
+    expect(openai.model.provider).toBe('openai.responses');
+    expect(createModel({ provider: 'openai', apiKey: 'k', api: 'chat' }).model.provider).toBe('openai.chat');
+    const anthropic = createModel({ provider: 'anthropic', apiKey: 'k', maxOutputTokens: 1_000 });
+    expect(anthropic).toMatchObject({ modelId: DEFAULT_MODELS.anthropic, maxOutputTokens: 1_000 });
+    expect(anthropic.model.provider).toBe('anthropic.messages');
+  });
+
+  it('builds the scripted demo model without any network', () => {
+    const demo = createModel({ provider: 'scripted' });
+    expect(demo).toMatchObject({ provider: 'scripted', modelId: 'codeagent-demo', contextWindow: 200_000 });
+    const custom = createModel({
+      provider: 'scripted',
+      script: ['hi'],
+      modelId: 'mine',
+      contextWindow: 1_000,
+    });
+    expect(custom).toMatchObject({ modelId: 'mine', contextWindow: 1_000, maxOutputTokens: 1_000 });
+  });
+
+  const incomplete: Array<[string, unknown, string]> = [
+    ['compatible without baseURL', { provider: 'openai-compatible', model: 'm' }, 'CODEAGENT_BASE_URL'],
+    ['compatible without model', { provider: 'openai-compatible', baseURL: 'http://x' }, 'CODEAGENT_MODEL'],
+    [
+      'compatible with a blank model',
+      { provider: 'openai-compatible', baseURL: 'http://x', model: '  ' },
+      'CODEAGENT_MODEL',
+    ],
+    ['openai without key', { provider: 'openai' }, 'OPENAI_API_KEY'],
+    ['anthropic without key', { provider: 'anthropic', model: 'claude-3-5-haiku' }, 'ANTHROPIC_API_KEY'],
+  ];
+  it.each(incomplete)('names the missing variable: %s', (_name, config, variable) => {
+    const error = errorOf(() => createModel(config as ModelConfig));
+    expect(error.code).toBe('missing_config');
+    expect(error.message).toContain(variable);
+  });
+
+  const invalid: Array<[string, unknown, string]> = [
+    ['a non-object', 'openai', 'invalid_config'],
+    ['an unknown provider', { provider: 'gemini' }, 'unknown_provider'],
+    [
+      'a non-URL baseURL',
+      { provider: 'openai-compatible', baseURL: 'not a url', model: 'm' },
+      'invalid_config',
+    ],
+    [
+      'a javascript: baseURL',
+      { provider: 'openai-compatible', baseURL: 'javascript:alert(1)', model: 'm' },
+      'invalid_config',
+    ],
+    ['a numeric key', { provider: 'openai', apiKey: 42 }, 'invalid_config'],
+    ['a bad api', { provider: 'openai', apiKey: 'k', api: 'assistants' }, 'invalid_config'],
+    ['non-string headers', { provider: 'anthropic', apiKey: 'k', headers: { a: 1 } }, 'invalid_config'],
+    ['a non-function fetch', { provider: 'anthropic', apiKey: 'k', fetch: 'x' }, 'invalid_config'],
+    ['a negative window', { provider: 'anthropic', apiKey: 'k', contextWindow: -1 }, 'invalid_config'],
+    ['a broken script', { provider: 'scripted', script: [1] }, 'invalid_script'],
+  ];
+  it.each(invalid)('rejects %s with a clear code', (_name, config, code) => {
+    expect(errorOf(() => createModel(config as ModelConfig)).code).toBe(code);
+  });
+
+  it('never leaks anything but a ProvidersError for arbitrary input (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.anything(),
+          fc.record({
+            provider: fc.constantFrom(...PROVIDER_NAMES, 'x'),
+            baseURL: fc.oneof(fc.webUrl(), fc.string()),
+            model: fc.string(),
+            apiKey: fc.oneof(fc.string(), fc.integer()),
+            contextWindow: fc.oneof(fc.integer(), fc.double()),
+          }),
+        ),
+        (config) => {
+          try {
+            const resolved = createModel(config as ModelConfig);
+            return resolved.model.specificationVersion === 'v3';
+          } catch (error) {
+            return isProvidersError(error);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('modelFromEnv', () => {
+  it('returns null with nothing configured, or the demo model when asked', () => {
+    expect(modelFromEnv({ env: {} })).toBeNull();
+    expect(modelFromEnv({ env: { UNRELATED: '1', OPENAI_API_KEY: '  ' } })).toBeNull();
+    expect(modelFromEnv({ env: {}, fallback: 'demo' })?.modelId).toBe('codeagent-demo');
+  });
+
+  const cases: Array<[string, EnvLike, Record<string, unknown>]> = [
+    [
+      'an explicit provider',
+      { CODEAGENT_PROVIDER: 'Anthropic', CODEAGENT_API_KEY: 'k' },
+      { provider: 'anthropic' },
+    ],
+    ['demo', { CODEAGENT_PROVIDER: 'demo' }, { provider: 'scripted', modelId: 'codeagent-demo' }],
+    [
+      'a base URL',
+      { CODEAGENT_BASE_URL: 'http://127.0.0.1:1234/v1', CODEAGENT_MODEL: 'm' },
+      { provider: 'openai-compatible' },
+    ],
+    [
+      'only an Anthropic key',
+      { ANTHROPIC_API_KEY: 'k' },
+      { provider: 'anthropic', modelId: DEFAULT_MODELS.anthropic },
+    ],
+    [
+      'only an OpenAI key',
+      { OPENAI_API_KEY: 'k', CODEAGENT_MODEL: 'o3' },
+      { provider: 'openai', modelId: 'o3', contextWindow: 200_000 },
+    ],
+    [
+      'limit overrides',
+      { OPENAI_API_KEY: 'k', CODEAGENT_CONTEXT_WINDOW: '64000', CODEAGENT_MAX_OUTPUT_TOKENS: '2000' },
+      { contextWindow: 64_000, maxOutputTokens: 2_000 },
+    ],
+  ];
+  it.each(cases)('infers the provider from %s', (_name, env, expected) => {
+    expect(modelFromEnv({ env })).toMatchObject(expected);
+  });
+
+  it('picks the chat API for OpenAI with CODEAGENT_OPENAI_API=chat', () => {
+    expect(modelFromEnv({ env: { OPENAI_API_KEY: 'k', CODEAGENT_OPENAI_API: 'chat' } })?.model.provider).toBe(
+      'openai.chat',
+    );
+  });
+
+  const failures: Array<[string, EnvLike, string, string]> = [
+    [
+      'both keys',
+      { OPENAI_API_KEY: 'a', ANTHROPIC_API_KEY: 'b' },
+      'ambiguous_provider',
+      'CODEAGENT_PROVIDER',
+    ],
+    ['a model without provider', { CODEAGENT_MODEL: 'm' }, 'missing_config', 'CODEAGENT_PROVIDER'],
+    [
+      'compatible without URL',
+      { CODEAGENT_PROVIDER: 'openai-compatible', CODEAGENT_MODEL: 'm' },
+      'missing_config',
+      'CODEAGENT_BASE_URL',
+    ],
+    ['compatible without model', { CODEAGENT_BASE_URL: 'http://x/v1' }, 'missing_config', 'CODEAGENT_MODEL'],
+    ['openai without key', { CODEAGENT_PROVIDER: 'openai' }, 'missing_config', 'OPENAI_API_KEY'],
+    ['anthropic without key', { CODEAGENT_PROVIDER: 'anthropic' }, 'missing_config', 'ANTHROPIC_API_KEY'],
+    ['an unknown provider', { CODEAGENT_PROVIDER: 'gemini' }, 'unknown_provider', 'CODEAGENT_PROVIDER'],
+    [
+      'a bad window',
+      { ANTHROPIC_API_KEY: 'k', CODEAGENT_CONTEXT_WINDOW: '12k' },
+      'invalid_config',
+      'CODEAGENT_CONTEXT_WINDOW',
+    ],
+    [
+      'a zero output cap',
+      { ANTHROPIC_API_KEY: 'k', CODEAGENT_MAX_OUTPUT_TOKENS: '0' },
+      'invalid_config',
+      'CODEAGENT_MAX_OUTPUT_TOKENS',
+    ],
+    [
+      'a bad OpenAI API',
+      { OPENAI_API_KEY: 'k', CODEAGENT_OPENAI_API: 'assistants' },
+      'invalid_config',
+      'CODEAGENT_OPENAI_API',
+    ],
+  ];
+  it.each(failures)('fails clearly on %s, naming the variable', (_name, env, code, variable) => {
+    const error = errorOf(() => modelFromEnv({ env }));
+    expect(error.code).toBe(code);
+    expect(error.message).toContain(variable);
+  });
+
+  it('never echoes a key in an error message', () => {
+    const secret = 'sk-very-secret-value-123';
+    const error = errorOf(() =>
+      modelFromEnv({
+        env: { OPENAI_API_KEY: secret, ANTHROPIC_API_KEY: secret, CODEAGENT_CONTEXT_WINDOW: 'x' },
+      }),
+    );
+    expect(error.message).not.toContain(secret);
+  });
+
+  it('documents every variable it reads', () => {
+    expect(Object.keys(ENV_VARS).sort()).toEqual([
+      'ANTHROPIC_API_KEY',
+      'CODEAGENT_API_KEY',
+      'CODEAGENT_BASE_URL',
+      'CODEAGENT_CONTEXT_WINDOW',
+      'CODEAGENT_MAX_OUTPUT_TOKENS',
+      'CODEAGENT_MODEL',
+      'CODEAGENT_OPENAI_API',
+      'CODEAGENT_PROVIDER',
+      'OPENAI_API_KEY',
+    ]);
+  });
+
+  it('answers a ProvidersError or a model for any environment (property)', () => {
+    const names = Object.keys(ENV_VARS);
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.constantFrom(...names),
+          fc.oneof(
+            fc.string(),
+            fc.constantFrom('openai', 'anthropic', 'demo', 'http://127.0.0.1:9/v1', '4096'),
+          ),
+        ),
+        (env) => {
+          try {
+            const resolved = modelFromEnv({ env });
+            return resolved === null || resolved.contextWindow > 0;
+          } catch (error) {
+            return isProvidersError(error);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
