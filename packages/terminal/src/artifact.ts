@@ -139,30 +139,34 @@ function statusGlyph(status: string, color: boolean): string {
 }
 
 /**
- * Body lines for a tool result: the v1 artifact when it is valid and of a supported kind and payload,
- * else the portable value (unknown kinds, future versions and malformed payloads all end here).
+ * Lines for the artifact of a tool result when it is a valid v1 artifact of a supported kind with a usable
+ * payload; `null` otherwise (unknown kinds, other versions, malformed payloads).
  */
-export function artifactLines(source: unknown, options: ResolvedRenderOptions, withTitle = true): string[] {
+export function renderableArtifactLines(
+  source: unknown,
+  options: ResolvedRenderOptions,
+  withTitle = true,
+): string[] | null {
   const { color } = options;
   const artifact = toolResultArtifact(source) as ArtifactLike | null;
-  if (artifact && isSupportedKind(artifact.kind)) {
-    const body = renderKnownKind(artifact.kind, artifact.payload, options);
-    if (body) {
-      if (!withTitle || artifact.title === null || artifact.title === '') return body;
-      const header = `${statusGlyph(artifact.status, color)} ${paint(color, safeInline(artifact.title, color), 'bold')}`;
-      return [header, ...body];
-    }
-  }
-  return valueLines(source, artifact, options);
+  if (!artifact || !isSupportedKind(artifact.kind)) return null;
+  const body = renderKnownKind(artifact.kind, artifact.payload, options);
+  if (!body) return null;
+  if (!withTitle || artifact.title === null || artifact.title === '') return body;
+  const header = `${statusGlyph(artifact.status, color)} ${paint(color, safeInline(artifact.title, color), 'bold')}`;
+  return [header, ...body];
 }
 
-function valueLines(
-  source: unknown,
-  artifact: ArtifactLike | null,
-  options: ResolvedRenderOptions,
-): string[] {
+/** Body lines for a tool result: the renderable artifact, else the portable value (the documented fallback). */
+export function artifactLines(source: unknown, options: ResolvedRenderOptions): string[] {
+  return renderableArtifactLines(source, options) ?? valueLines(source, options);
+}
+
+function valueLines(source: unknown, options: ResolvedRenderOptions): string[] {
   const value = toolResultValue(source, '');
   if (value !== '') return textLines(value, options.color);
+  // Any valid version, so a future artifact with no value still says what it was.
+  const artifact = toolResultArtifact(source, { version: null }) as ArtifactLike | null;
   if (artifact) {
     const note = `(${safeInline(artifact.kind, options.color)} artifact: no text fallback)`;
     return [paint(options.color, note, 'dim')];

@@ -7,15 +7,20 @@ import {
   type ToolResultView,
 } from '@codeagent/render-intent';
 import { paint, truncateToWidth } from './ansi.js';
-import { artifactLines, imagePlaceholder } from './artifact.js';
+import { imagePlaceholder, renderableArtifactLines } from './artifact.js';
 import { renderDiffLines } from './diff.js';
 import type { ResolvedRenderOptions } from './options.js';
 import { safeInline, safeJson, safeLines, toText, trimFinalNewline } from './text.js';
 
-/** What a host has for a finished call besides its view: the artifact (any form) and the portable value. */
+/**
+ * What a host has for a finished call besides its view: a `ToolResult` (artifact under `extra`) or a
+ * tool-result event (`artifact` and `value`) both fit; every field is untrusted and validated before use.
+ */
 export interface ToolResultData {
-  /** A `ToolResult`, a tool-result event's `artifact`, or a bare artifact; validated before use. */
+  /** The event's artifact (any version; only a valid v1 artifact of a supported kind is drawn). */
   readonly artifact?: unknown;
+  /** A `ToolResult`'s `extra`, where `extra.codeagent.artifact` lives. */
+  readonly extra?: unknown;
   /** The portable text (the last fallback of every UI). */
   readonly value?: unknown;
 }
@@ -127,7 +132,7 @@ export function toolResultLines(
   const title = view.title === undefined ? [] : [header('⎿', view.title, options)];
   switch (view.card) {
     case 'generic': {
-      let body = data.artifact !== undefined ? artifactLines(data, options) : [];
+      let body = renderableArtifactLines(data, options) ?? [];
       if (body.length === 0) body = contentLines(view.content, color);
       if (body.length === 0) body = safeLines(trimFinalNewline(toText(data.value)), color);
       return [...title, ...indent(body)];

@@ -19,8 +19,11 @@ export interface DiffStats {
   readonly removed: number;
 }
 
-/** Above this edit distance jsdiff gives up and the diff shows the whole old and new text. */
-const MAX_EDIT_LENGTH = 5000;
+/**
+ * Above this edit distance (changed lines) jsdiff gives up and the diff shows the whole old text removed and
+ * the new text added: Myers' cost grows with the square of the distance, this keeps a render under ~0.1 s.
+ */
+const MAX_EDIT_LENGTH = 500;
 
 function splitLines(text: string): string[] {
   if (text === '') return [];
@@ -46,6 +49,7 @@ function wholeReplacement(oldText: string, newText: string): Hunk[] {
 
 function computeHunks(oldText: string, newText: string): Hunk[] {
   if (oldText === newText) return [];
+  if (oldText === '' || newText === '') return wholeReplacement(oldText, newText);
   const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, {
     context: 3,
     maxEditLength: MAX_EDIT_LENGTH,

@@ -1,9 +1,10 @@
+import { toolResultValue } from '@codeagent/artifact-schema';
 import type { ToolCallView, ToolResultView } from '@codeagent/render-intent';
 import { artifactLines } from './artifact.js';
 import { type ToolResultData, toolCallLines, toolResultLines } from './cards.js';
 import { enforceStrictOutput } from './checker.js';
 import { type ResolvedRenderOptions, resolveRenderOptions, type TerminalRenderOptions } from './options.js';
-import { safeLines, toText, trimFinalNewline } from './text.js';
+import { safeLines, trimFinalNewline } from './text.js';
 
 /** Everything a host has about one tool call, for {@link renderToolCard}. */
 export interface ToolCardData extends ToolResultData {
@@ -22,8 +23,7 @@ function artifactFrame(source: unknown, options: ResolvedRenderOptions): string 
     return finish(artifactLines(source, options));
   } catch {
     // A renderer bug must not blank the result: show the portable value instead.
-    const value = typeof source === 'object' && source !== null && 'value' in source ? source.value : source;
-    return finish(safeLines(trimFinalNewline(toText(value)), options.color));
+    return finish(safeLines(trimFinalNewline(toolResultValue(source, '')), options.color));
   }
 }
 

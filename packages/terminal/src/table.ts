@@ -117,7 +117,7 @@ export function renderTableLines(payload: unknown, options: ResolvedRenderOption
       out.push(header ? paint(color, padded, 'bold') : padded);
     }
     if (hiddenColumns > 0) out.push(paint(color, '…', 'dim'));
-    return out.join(paint(color, SEP, 'dim'));
+    return out.join(paint(color, SEP, 'dim')).trimEnd();
   };
   const rule = widths
     .slice(0, kept)
