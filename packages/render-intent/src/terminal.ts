@@ -7,7 +7,13 @@
 export function terminalFallbackText(output: string): string {
   const body = output.replace(/(?:\r?\n)+$/, '');
   let longest = 0;
-  for (const run of body.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  // Longest backtick run: indexOf skips quickly over text without backticks.
+  for (let i = body.indexOf('`'); i !== -1; i = body.indexOf('`', i)) {
+    let end = i + 1;
+    while (body.charCodeAt(end) === 96) end++;
+    longest = Math.max(longest, end - i);
+    i = end;
+  }
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}console\n${body}\n${fence}`;
 }
