@@ -99,10 +99,13 @@ export class BackgroundJobs {
           if (info.status === 'running') info.status = signal === null ? 'exited' : 'killed';
           info.exitCode = code;
           info.signal = signal;
-          // Reap what the job left in its group, like a foreground command.
-          killProcessGroup(info.pid, 'SIGTERM');
-          resolve();
+          // End what the job left in its group, like a foreground command, so the pipes close.
+          if (killProcessGroup(info.pid, 'SIGTERM')) {
+            setTimeout(() => killProcessGroup(info.pid, 'SIGKILL'), this.#grace).unref();
+          }
         });
+        // Resolved once the output pipes are drained, so a read after `wait` sees everything.
+        child.once('close', () => resolve());
       }),
     };
     child.stdout?.on('data', (chunk: Buffer) => job.capture.write(chunk));

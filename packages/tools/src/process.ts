@@ -86,8 +86,8 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
     );
   }
   const capture = new OutputCapture(options.maxOutputBytes);
-  const child = spawnShell(command, options);
   return new Promise<CommandResult>((resolve, reject) => {
+    const child = spawnShell(command, options);
     let timedOut = false;
     let aborted = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
