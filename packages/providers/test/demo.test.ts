@@ -144,7 +144,9 @@ describe('the demo script through streamText and a stand-in host', () => {
     for (const step of steps) expect(step.usage.inputTokens).toBeGreaterThan(0);
 
     // The tool calls did real work in the copy, with relative paths.
-    expect(await readFile(path.join(cwd, 'src/greet.ts'), 'utf8')).toContain('`Hello, ${name}!`');
+    expect(await readFile(path.join(cwd, 'src/greet.ts'), 'utf8')).toContain(
+      'return `Hello, $' + '{name}!`;',
+    );
     expect(await readFile(path.join(cwd, 'src/farewell.ts'), 'utf8')).toContain('export function farewell');
     expect((await stat(path.join(cwd, 'build'))).isDirectory()).toBe(true);
 
