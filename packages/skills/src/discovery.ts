@@ -112,54 +112,67 @@ interface FileEntry {
  * stat per directory and per skill, and any change is seen on the next call.
  */
 export class SkillCache {
-  readonly #dirs = new Map<string, DirEntry>();
-  readonly #files = new Map<string, FileEntry>();
+  constructor() {
+    states.set(this, { dirs: new Map(), files: new Map() });
+  }
 
   /** Number of cached SKILL.md files. */
   get fileCount(): number {
-    return this.#files.size;
+    return stateOf(this).files.size;
   }
 
   /** Drops every cached entry. */
   clear(): void {
-    this.#dirs.clear();
-    this.#files.clear();
+    const state = stateOf(this);
+    state.dirs.clear();
+    state.files.clear();
   }
+}
 
-  /** @internal */
-  getDir(dir: string, key: string): readonly string[] | undefined {
-    const hit = this.#dirs.get(dir);
-    return hit && hit.key === key ? hit.folders : undefined;
-  }
+interface CacheState {
+  readonly dirs: Map<string, DirEntry>;
+  readonly files: Map<string, FileEntry>;
+}
 
-  /** @internal */
-  setDir(dir: string, key: string, folders: readonly string[]): void {
-    const previous = this.#dirs.get(dir);
-    if (previous) {
-      const kept = new Set(folders);
-      for (const f of previous.folders) if (!kept.has(f)) this.#files.delete(join(dir, f, SKILL_FILE));
-    }
-    this.#dirs.set(dir, { key, folders });
-  }
+// Cache internals live outside the class so they are not part of its public surface.
+const states = new WeakMap<SkillCache, CacheState>();
 
-  /** @internal */
-  getFile(path: string, key: string, cap: number): ParsedFile | undefined {
-    const hit = this.#files.get(path);
-    return hit && hit.key === key && hit.cap === cap ? hit.parsed : undefined;
-  }
+function stateOf(cache: SkillCache): CacheState {
+  const state = states.get(cache);
+  if (!state) throw new TypeError('not a SkillCache');
+  return state;
+}
 
-  /** @internal */
-  setFile(path: string, key: string, cap: number, parsed: ParsedFile): void {
-    this.#files.set(path, { key, cap, parsed });
-  }
+function getDir(cache: SkillCache, dir: string, key: string): readonly string[] | undefined {
+  const hit = stateOf(cache).dirs.get(dir);
+  return hit && hit.key === key ? hit.folders : undefined;
+}
 
-  /** @internal */
-  dropDir(dir: string): void {
-    const previous = this.#dirs.get(dir);
-    if (!previous) return;
-    for (const f of previous.folders) this.#files.delete(join(dir, f, SKILL_FILE));
-    this.#dirs.delete(dir);
+function setDir(cache: SkillCache, dir: string, key: string, folders: readonly string[]): void {
+  const { dirs, files } = stateOf(cache);
+  const previous = dirs.get(dir);
+  if (previous) {
+    const kept = new Set(folders);
+    for (const f of previous.folders) if (!kept.has(f)) files.delete(join(dir, f, SKILL_FILE));
   }
+  dirs.set(dir, { key, folders });
+}
+
+function getFile(cache: SkillCache, path: string, key: string, cap: number): ParsedFile | undefined {
+  const hit = stateOf(cache).files.get(path);
+  return hit && hit.key === key && hit.cap === cap ? hit.parsed : undefined;
+}
+
+function setFile(cache: SkillCache, path: string, key: string, cap: number, parsed: ParsedFile): void {
+  stateOf(cache).files.set(path, { key, cap, parsed });
+}
+
+function dropDir(cache: SkillCache, dir: string): void {
+  const { dirs, files } = stateOf(cache);
+  const previous = dirs.get(dir);
+  if (!previous) return;
+  for (const f of previous.folders) files.delete(join(dir, f, SKILL_FILE));
+  dirs.delete(dir);
 }
 
 const sharedCache = new SkillCache();
@@ -260,7 +273,7 @@ function probeSkillFile(path: string, folderName: string, cap: number, cache: Sk
     };
   }
   const key = statKey(s);
-  const hit = cache.getFile(path, key, cap);
+  const hit = getFile(cache, path, key, cap);
   if (hit) return { kind: 'done', parsed: hit };
   return { kind: 'read', path, folderName, key, size: s.size };
 }
@@ -300,7 +313,7 @@ async function readSkillFile(
       };
     }
   }
-  cache.setFile(path, key, cap, parsed);
+  setFile(cache, path, key, cap, parsed);
   return parsed;
 }
 
@@ -342,7 +355,7 @@ async function listFolders(
   try {
     s = await stat(dir, { bigint: true });
   } catch (error) {
-    cache.dropDir(dir);
+    dropDir(cache, dir);
     const code = errCode(error);
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
       warnings.push({ file: dir, code: 'unreadable', reason: errMessage(error), skipped: true });
@@ -351,7 +364,7 @@ async function listFolders(
   }
   if (!s.isDirectory()) return [];
   const key = `${s.ino}:${s.mtimeNs}:${s.ctimeNs}`;
-  const hit = cache.getDir(dir, key);
+  const hit = getDir(cache, dir, key);
   if (hit) return hit;
   try {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -359,7 +372,7 @@ async function listFolders(
       .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink()))
       .map((e) => e.name)
       .sort();
-    cache.setDir(dir, key, folders);
+    setDir(cache, dir, key, folders);
     return folders;
   } catch (error) {
     warnings.push({ file: dir, code: 'unreadable', reason: errMessage(error), skipped: true });

@@ -18,13 +18,22 @@ export interface UseSkillInputSchema {
   readonly properties: {
     /** The skill name. */
     readonly name: {
+      /** Always `string`. */
       readonly type: 'string';
+      /** Field description for the model. */
       readonly description: string;
+      /** Regular expression of a valid skill name. */
       readonly pattern: string;
+      /** Maximum name length (64). */
       readonly maxLength: number;
     };
     /** The arguments. */
-    readonly args: { readonly type: 'string'; readonly description: string };
+    readonly args: {
+      /** Always `string`. */
+      readonly type: 'string';
+      /** Field description for the model. */
+      readonly description: string;
+    };
   };
   /** Required properties. */
   readonly required: readonly ['name'];
