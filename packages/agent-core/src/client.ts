@@ -95,7 +95,7 @@ export interface CreateClientOptions {
   /** Working directory of the session; default `process.cwd()`. */
   readonly cwd?: string;
   /** Tools to attach. */
-  readonly tools?: readonly AgentTool<never>[];
+  readonly tools?: readonly AgentTool<unknown>[];
   /** Policy of the default gate (`sets`, `capabilities`, `overrides`). */
   readonly toolPolicy?: ToolPolicy;
   /** Approval callback of the default gate. */
@@ -200,7 +200,7 @@ function resolveModel(model: LanguageModel): LanguageModelV3 {
 }
 
 /** Tokens the tool definitions add to every request (name, description, input JSON Schema). */
-function toolDefinitionTokens(tool: AgentTool<never>, schema: unknown): number {
+function toolDefinitionTokens(tool: AgentTool<unknown>, schema: unknown): number {
   let chars = tool.name.length + tool.description.length;
   try {
     chars += JSON.stringify(schema)?.length ?? 0;
@@ -242,7 +242,7 @@ export class CodeagentClient implements PermissionGateTarget {
 
   #messages: ModelMessage[] = [];
   #messagesView: readonly ModelMessage[] | null = null;
-  readonly #tools = new Map<string, AgentTool<never>>();
+  readonly #tools = new Map<string, AgentTool<unknown>>();
   readonly #sdkTools: Record<string, Tool> = {};
   readonly #toolTokens = new Map<string, number>();
   #gate: PermissionGate | null = null;
@@ -310,7 +310,7 @@ export class CodeagentClient implements PermissionGateTarget {
               inputSchema: jsonSchema(skill.inputSchema as never),
               capability: skill.capability,
               execute: (args) => skill.execute(args),
-            }) as AgentTool<never>,
+            }) as AgentTool<unknown>,
           );
         }
         if (skills?.hint !== false) this.#skillHint = discovery;
@@ -403,7 +403,7 @@ export class CodeagentClient implements PermissionGateTarget {
   /** Attaches a tool (the gate learns its capability); throws on a duplicate name or while a turn runs. */
   registerTool<Args>(tool: AgentTool<Args>): void {
     if (this.#turn) throw new AgentCoreError('TURN_IN_PROGRESS', 'cannot register a tool while a turn runs');
-    const t = defineTool(tool) as unknown as AgentTool<never>;
+    const t = defineTool(tool) as unknown as AgentTool<unknown>;
     if (this.#tools.has(t.name))
       throw new AgentCoreError('DUPLICATE_TOOL', `a tool named ${t.name} is already registered`);
     const schema = intentSchema(t.inputSchema as never);
@@ -614,7 +614,7 @@ export class CodeagentClient implements PermissionGateTarget {
     return text;
   }
 
-  #sdkTool(tool: AgentTool<never>, schema: ReturnType<typeof intentSchema>): Tool {
+  #sdkTool(tool: AgentTool<unknown>, schema: ReturnType<typeof intentSchema>): Tool {
     return {
       description: tool.description,
       inputSchema: schema,
@@ -632,7 +632,7 @@ export class CodeagentClient implements PermissionGateTarget {
   }
 
   async #execute(
-    tool: AgentTool<never>,
+    tool: AgentTool<unknown>,
     input: unknown,
     callId: string,
     sdkSignal: AbortSignal | undefined,
@@ -664,7 +664,13 @@ export class CodeagentClient implements PermissionGateTarget {
     }
     let output: unknown;
     try {
-      output = await tool.execute(args as never, { callId, name: tool.name, signal, cwd: this.cwd, intent });
+      output = await tool.execute(args as unknown, {
+        callId,
+        name: tool.name,
+        signal,
+        cwd: this.cwd,
+        intent,
+      });
     } catch (e) {
       if (signal.aborted || isAbortError(e)) throw e;
       const message = `Error: ${errorMessage(e)}`;
@@ -908,7 +914,12 @@ export class CodeagentClient implements PermissionGateTarget {
           if (cls === 'prompt_too_long' && !promptTooLongRetried) {
             promptTooLongRetried = true;
             const before = Math.max(this.#estimate(history), this.#lastReported);
-            const dropped = this.#compactor.dropOldest(history, (m) => this.#estimate(m), before);
+            const dropped = this.#compactor.dropOldest(
+              history,
+              (m) => this.#estimate(m),
+              before,
+              errorMessage(streamError),
+            );
             if (dropped) {
               this.#compactions.push(dropped.decision);
               safeEmit({ type: 'compaction', decision: dropped.decision });
@@ -984,7 +995,7 @@ export class CodeagentClient implements PermissionGateTarget {
 }
 
 /** Makes sure the gate knows the tool's capability and any process-wide classification of it. */
-function syncMeta(gate: PermissionGate, tool: AgentTool<never>): void {
+function syncMeta(gate: PermissionGate, tool: AgentTool<unknown>): void {
   const host = globalToolMeta.get(tool.name);
   const want =
     host ?? (typeof tool.capability === 'string' ? { capability: tool.capability } : tool.capability);

@@ -503,18 +503,31 @@ export class Compactor {
   }
 
   /**
-   * Prompt-too-long recovery: drops whole oldest rounds (never the last one) until the estimate is
-   * under the threshold or only the last round is left. Returns `null` when nothing can be dropped.
+   * Prompt-too-long recovery: drops whole oldest rounds (never the last one): at least half of the
+   * older rounds, then more until the estimate is under the threshold (and under the provider's own
+   * figures when its message has them). Returns `null` when nothing can be dropped.
    */
   dropOldest(
     messages: readonly ModelMessage[],
     estimate: (m: readonly ModelMessage[]) => number,
     beforeTokens: number,
+    providerMessage = '',
   ): CompactionOutcome | null {
     const starts = roundStarts(messages);
     if (starts.length < 2) return null;
-    let k = 1;
-    while (k < starts.length - 1 && estimate(messages.slice(starts[k])) >= this.threshold) k++;
+    const droppable = starts.length - 1;
+    // When the provider says "N tokens > M", aim for M/N of our estimate with a 10% margin.
+    const figures = /(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)/i.exec(providerMessage);
+    const all = estimate(messages);
+    let target = this.threshold;
+    if (figures) {
+      const actual = Number(figures[1]?.replace(/,/g, ''));
+      const limit = Number(figures[2]?.replace(/,/g, ''));
+      if (actual > 0 && limit > 0 && limit < actual)
+        target = Math.min(target, Math.floor(all * (limit / actual) * 0.9));
+    }
+    let k = Math.ceil(droppable / 2);
+    while (k < droppable && estimate(messages.slice(starts[k])) >= target) k++;
     const cut = starts[k] ?? 0;
     const kept = messages.slice(cut);
     assertToolPairs(kept, 'drop-oldest');

@@ -89,7 +89,8 @@ export function retryAfterMs(e: unknown, now: number = Date.now()): number | und
   if (ra === undefined) return undefined;
   const seconds = Number(ra);
   if (ra.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(ra);
+  // Only an HTTP date (it has a weekday and a month name); "-5" must not parse as the year -5.
+  const date = /[a-z]/i.test(ra) ? Date.parse(ra) : Number.NaN;
   if (Number.isFinite(date)) return Math.max(0, date - now);
   return undefined;
 }

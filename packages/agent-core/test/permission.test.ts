@@ -1,0 +1,202 @@
+import { installPermissionGate } from '@codeagent/permission-gate';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createClient, defineTool, stream } from '../src/index.js';
+import { call, finish, recordingCallbacks, scriptedModel, text } from './helpers.js';
+
+function writeTool(log: string[]) {
+  return defineTool({
+    name: 'write_note',
+    description: 'Write a note',
+    inputSchema: z.object({ note: z.string() }),
+    capability: 'write',
+    execute: ({ note }) => {
+      log.push(note);
+      return `wrote ${note}`;
+    },
+  });
+}
+
+function toolResultValues(prompt: unknown): string[] {
+  const out: string[] = [];
+  for (const m of prompt as Array<{ role: string; content: unknown }>) {
+    if (m.role !== 'tool') continue;
+    for (const p of m.content as Array<{ type: string; output: { value: string } }>) out.push(p.output.value);
+  }
+  return out;
+}
+
+describe('permission gate wiring', () => {
+  it('a harness-only client has zero tools and no gate; the host installs one later', async () => {
+    const model = scriptedModel([[...text(['hi']), finish('stop')]]);
+    const client = createClient({ model, registerTools: false });
+    expect(client.toolNames).toEqual([]);
+    expect(client.getPermissionGate()).toBeNull();
+    await stream(client, 'hello');
+    expect(model.calls[0]?.tools ?? []).toEqual([]);
+  });
+
+  it('registerTools: true installs the default gate with permissionMode and the use_skill tool', () => {
+    const model = scriptedModel([]);
+    const client = createClient({ model, permissionMode: 'plan', skills: { hint: false } });
+    expect(client.getPermissionGate()?.mode).toBe('plan');
+    expect(client.toolNames).toEqual(['use_skill']);
+  });
+
+  it('the ask callback gets the call id; onToolRequest fires before it; allow once asks every time', async () => {
+    const order: string[] = [];
+    const log: string[] = [];
+    const model = scriptedModel([
+      [call('c1', 'write_note', { note: 'a' }), finish('tool-calls')],
+      [call('c2', 'write_note', { note: 'b' }), finish('tool-calls')],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [writeTool(log)] });
+    installPermissionGate(client, {
+      ask: (name, input, id) => {
+        order.push(`ask:${name}:${id}:${JSON.stringify(input)}`);
+        return true;
+      },
+    });
+    const result = await stream(client, 'go', {
+      onToolRequest: (e) => order.push(`request:${e.id}`),
+      onToolResult: (e) => order.push(`result:${e.id}:${e.value}`),
+    });
+    expect(result.stopReason).toBe('completed');
+    expect(order).toEqual([
+      'request:c1',
+      'ask:write_note:c1:{"note":"a"}',
+      'result:c1:wrote a',
+      'request:c2',
+      'ask:write_note:c2:{"note":"b"}',
+      'result:c2:wrote b',
+    ]);
+    expect(log).toEqual(['a', 'b']);
+  });
+
+  it('allow for the session asks once', async () => {
+    let asks = 0;
+    const log: string[] = [];
+    const model = scriptedModel([
+      [call('c1', 'write_note', { note: 'a' }), finish('tool-calls')],
+      [call('c2', 'write_note', { note: 'b' }), finish('tool-calls')],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [writeTool(log)] });
+    installPermissionGate(client, {
+      ask: () => {
+        asks++;
+        return { allow: true, scope: 'session' } as const;
+      },
+    });
+    await stream(client, 'go');
+    expect(asks).toBe(1);
+    expect(log).toEqual(['a', 'b']);
+    expect(client.getPermissionGate()?.sessionGrants()).toEqual(['write_note']);
+  });
+
+  it('a denial becomes an error result the model sees, and the turn goes on', async () => {
+    const log: string[] = [];
+    const model = scriptedModel([
+      [call('c1', 'write_note', { note: 'a' }), finish('tool-calls')],
+      [...text(['I could not write.']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [writeTool(log)] });
+    installPermissionGate(client, { ask: () => false });
+    const { callbacks, events } = recordingCallbacks();
+    const result = await stream(client, 'go', callbacks);
+    expect(log).toEqual([]);
+    expect(result.stopReason).toBe('completed');
+    expect(result.text).toBe('I could not write.');
+    const res = events.find((e) => e.type === 'tool-result');
+    expect(res).toMatchObject({
+      isError: true,
+      value: 'Permission denied for write_note (declined by the user)',
+    });
+    expect(res?.type === 'tool-result' && res.artifact?.status).toBe('error');
+    expect(toolResultValues(model.calls[1]?.prompt)).toEqual([
+      'Permission denied for write_note (declined by the user)',
+    ]);
+  });
+
+  it('a rejected ask promise denies', async () => {
+    const log: string[] = [];
+    const model = scriptedModel([
+      [call('c1', 'write_note', { note: 'a' }), finish('tool-calls')],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [writeTool(log)] });
+    installPermissionGate(client, { ask: () => Promise.reject(new Error('UI crashed')) });
+    const { callbacks, events } = recordingCallbacks();
+    await stream(client, 'go', callbacks);
+    expect(log).toEqual([]);
+    const res = events.find((e) => e.type === 'tool-result');
+    expect(res?.type === 'tool-result' && res.value).toMatch(
+      /^Permission denied for write_note \(approval callback failed/,
+    );
+  });
+
+  it('an abort during a pending approval interrupts the turn without running the tool', async () => {
+    const log: string[] = [];
+    const model = scriptedModel([[call('c1', 'write_note', { note: 'a' }), finish('tool-calls')]]);
+    const client = createClient({ model, registerTools: false, tools: [writeTool(log)] });
+    const controller = new AbortController();
+    let askedId: string | undefined;
+    installPermissionGate(client, {
+      ask: (_name, _input, id) => {
+        askedId = id;
+        controller.abort();
+        return new Promise<boolean>(() => undefined);
+      },
+    });
+    const result = await stream(client, 'go', {}, { signal: controller.signal });
+    expect(askedId).toBe('c1');
+    expect(result.stopReason).toBe('interrupted');
+    expect(log).toEqual([]);
+    expect(client.busy).toBe(false);
+  });
+
+  it('installPermissionGate is idempotent and refreshes mode and ask in place', async () => {
+    const log: string[] = [];
+    const model = scriptedModel([
+      [call('c1', 'write_note', { note: 'a' }), finish('tool-calls')],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [writeTool(log)] });
+    const g1 = installPermissionGate(client, { mode: 'plan', ask: () => false });
+    const g2 = installPermissionGate(client, { mode: 'accept_edits' });
+    expect(g2).toBe(g1);
+    expect(client.getPermissionGate()).toBe(g1);
+    expect(client.permissionMode).toBe('accept_edits');
+    await stream(client, 'go');
+    expect(log).toEqual(['a']);
+    client.setPermissionMode('plan');
+    expect(g1.mode).toBe('plan');
+  });
+
+  it('default gate in plan mode denies writes without asking', async () => {
+    const log: string[] = [];
+    let asked = false;
+    const model = scriptedModel([
+      [call('c1', 'write_note', { note: 'a' }), finish('tool-calls')],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({
+      model,
+      permissionMode: 'plan',
+      skills: false,
+      tools: [writeTool(log)],
+      ask: () => {
+        asked = true;
+        return true;
+      },
+    });
+    const { callbacks, events } = recordingCallbacks();
+    await stream(client, 'go', callbacks);
+    expect(asked).toBe(false);
+    expect(log).toEqual([]);
+    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
+      value: 'Permission denied for write_note (plan mode: deny for write)',
+    });
+  });
+});
