@@ -13,9 +13,21 @@ export interface PresenterFixture {
   /** Tool args as the model sent them. */
   args: unknown;
   /** The model-facing result and its persisted presentation meta. */
-  result: { content: unknown; isError: boolean; meta?: unknown };
+  result: {
+    /** Model-facing content: text or content blocks. */
+    content: unknown;
+    /** Whether the tool reported an error. */
+    isError: boolean;
+    /** Persisted presentation meta. */
+    meta?: unknown;
+  };
   /** The views the reference presenters must produce. */
-  expected: { call: ToolCallView; result: ToolResultView };
+  expected: {
+    /** The expected call view. */
+    call: ToolCallView;
+    /** The expected result view. */
+    result: ToolResultView;
+  };
 }
 
 /** The shape of the `@codeagent/render-intent/fixtures` JSON file. */
