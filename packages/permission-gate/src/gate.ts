@@ -280,7 +280,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
       source: { kind: 'ask', outcome },
     });
     if (signal?.aborted) return deny('aborted');
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: unknown;
     let onAbort: (() => void) | undefined;
     const timeoutMs = state.askTimeoutMs;
     try {
@@ -288,7 +288,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
       if (timeoutMs !== undefined) {
         pending.push(
           new Promise((resolve) => {
-            timer = setTimeout(() => resolve(TIMEOUT), timeoutMs);
+            timer = timers.setTimeout(() => resolve(TIMEOUT), timeoutMs);
           }),
         );
       }
@@ -314,7 +314,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     } catch (e) {
       return deny('threw', errorMessage(e));
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
+      if (timer !== undefined) timers.clearTimeout(timer);
       if (signal && onAbort) signal.removeEventListener('abort', onAbort);
     }
   }
@@ -412,6 +412,13 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
   gates.add(gate);
   return Object.freeze(gate);
 }
+
+/** The timer functions every JS runtime has; typed here so the package needs no DOM or Node types. */
+interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+const timers = globalThis as unknown as Timers;
 
 const TIMEOUT = Symbol('timeout');
 const ABORTED = Symbol('aborted');

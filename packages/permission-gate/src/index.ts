@@ -23,7 +23,7 @@ export {
   type PermissionGateUpdate,
   uninstallPermissionGate,
 } from './gate.js';
-export { type GlobFlavour, GlobSyntaxError, globToRegExp } from './glob.js';
+export { compileGlob, type GlobFlavour, type GlobMatcher, GlobSyntaxError } from './glob.js';
 export { permissionDeniedMessage } from './message.js';
 export { MODE_TABLE, modeDecision } from './mode-table.js';
 export { type NormalisedPath, normalisePath } from './paths.js';
@@ -42,6 +42,7 @@ export {
   type ToolMetaRegistry,
 } from './tool-meta.js';
 export {
+  type AbortSignalLike,
   type AskCallback,
   type AskGrant,
   type AskOutcome,

@@ -1,5 +1,5 @@
 import { type ConfigIssue, configError, quote } from './errors.js';
-import { GlobSyntaxError, globToRegExp } from './glob.js';
+import { compileGlob, type GlobMatcher, GlobSyntaxError } from './glob.js';
 import { allowCandidates, type NormalisedPath, restrictCandidates } from './paths.js';
 import type { PermissionRules, RuleList, ToolMeta } from './types.js';
 
@@ -48,9 +48,9 @@ export function safeParseRule(raw: unknown): { ok: true; rule: ParsedRule } | { 
   // Settings-file spelling `Bash(npm run test:*)` means a prefix match.
   if (pattern.endsWith(':*') && !pattern.endsWith('\\:*')) pattern = `${pattern.slice(0, -2)}*`;
   try {
-    globToRegExp(pattern, 'path');
-    globToRegExp(pattern, 'text');
-    globToRegExp(tool, 'text');
+    compileGlob(pattern, 'path');
+    compileGlob(pattern, 'text');
+    compileGlob(tool, 'text');
   } catch (e) {
     if (e instanceof GlobSyntaxError) return bad(e.message);
     throw e;
@@ -92,12 +92,12 @@ interface CompiledRule {
   readonly text: string;
   readonly list: RuleList;
   readonly pattern: string | undefined;
-  readonly path: RegExp | undefined;
-  readonly free: RegExp | undefined;
+  readonly path: GlobMatcher | undefined;
+  readonly free: GlobMatcher | undefined;
 }
 
 interface ToolMatcher {
-  readonly tool: RegExp;
+  readonly tool: GlobMatcher;
   readonly rule: CompiledRule;
 }
 
@@ -153,11 +153,11 @@ export class RuleIndex {
           text,
           list,
           pattern,
-          path: pattern === undefined ? undefined : globToRegExp(pattern, 'path'),
-          free: pattern === undefined ? undefined : globToRegExp(pattern, 'text'),
+          path: pattern === undefined ? undefined : compileGlob(pattern, 'path'),
+          free: pattern === undefined ? undefined : compileGlob(pattern, 'text'),
         };
         if (tool.includes('*')) {
-          this.wildcard.push({ tool: globToRegExp(tool, 'text'), rule: compiled });
+          this.wildcard.push({ tool: compileGlob(tool, 'text'), rule: compiled });
         } else {
           let b = this.exact.get(tool);
           if (!b) {
@@ -252,7 +252,7 @@ function ruleMatches(
   // Fail closed: a deny/ask pattern applies when the argument cannot be determined; an allow pattern never does.
   if (arg === undefined) return restrictive;
   if (TEXT_KEYS.has(arg.key)) {
-    const re = rule.free as RegExp;
+    const re = rule.free as GlobMatcher;
     if (!restrictive)
       return arg.key === 'command' && hasShellMetacharacters(arg.value) ? false : re.test(arg.value);
     if (re.test(arg.value)) return true;
@@ -264,7 +264,7 @@ function ruleMatches(
     }
     return false;
   }
-  const re = rule.path as RegExp;
+  const re = rule.path as GlobMatcher;
   const candidates = restrictive ? restrictCandidates(arg.value, cwd) : allowCandidates(arg.value, cwd);
   return candidates.some((c) => re.test(c));
 }

@@ -114,6 +114,16 @@ export type AskOutcome =
   | 'aborted'
   | 'no-callback';
 
+/** The part of the standard `AbortSignal` the gate uses (declared here so the package needs no DOM or Node types). */
+export interface AbortSignalLike {
+  /** True once aborted. */
+  readonly aborted: boolean;
+  /** Registers an abort listener. */
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  /** Removes an abort listener. */
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 /** One tool call presented to `gate.check`. */
 export interface CheckRequest {
   /** The tool call id, passed to the ask callback. */
@@ -123,7 +133,7 @@ export interface CheckRequest {
   /** The tool input as the model sent it. */
   readonly input: unknown;
   /** Aborting denies a pending ask. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignalLike;
 }
 
 /** The asynchronous result of `gate.check`. */
