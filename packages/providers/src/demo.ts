@@ -257,9 +257,11 @@ export function demoScript(): Script {
 
 /** A scripted model that replays {@link demoScript}; a fresh one per session (it keeps its place in the script). */
 export function demoModel(options: ScriptedModelOptions = {}): ScriptedModel {
+  // Options given as `undefined` keep the demo's own defaults.
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
   return scriptedModel(demoScript(), {
     modelId: 'codeagent-demo',
     exhaustedText: DEMO_EXHAUSTED_TEXT,
-    ...options,
+    ...given,
   });
 }
