@@ -66,7 +66,8 @@ export function matchResultView<R>(view: ToolResultView, handlers: ResultViewHan
 type Dict = Record<string, unknown>;
 
 const isDict = (x: unknown): x is Dict => typeof x === 'object' && x !== null && !Array.isArray(x);
-const optString = (o: Dict, k: string): boolean => !(k in o) || typeof o[k] === 'string';
+/** Optional fields: absent or `undefined` (tolerated from JavaScript producers) or the right type. */
+const optString = (o: Dict, k: string): boolean => o[k] === undefined || typeof o[k] === 'string';
 const isKind = (x: unknown): x is ToolCallKind =>
   typeof x === 'string' && (TOOL_CALL_KINDS as readonly string[]).includes(x);
 
@@ -91,10 +92,10 @@ export function isFileDiff(x: unknown): x is FileDiff {
 const isLocation = (x: unknown): x is FileLocation =>
   isDict(x) &&
   typeof x.path === 'string' &&
-  (!('line' in x) || (Number.isSafeInteger(x.line) && (x.line as number) >= 1));
+  (x.line === undefined || (Number.isSafeInteger(x.line) && (x.line as number) >= 1));
 
 const optArrayOf = (o: Dict, k: string, item: (x: unknown) => boolean): boolean =>
-  !(k in o) || (Array.isArray(o[k]) && (o[k] as unknown[]).every(item));
+  o[k] === undefined || (Array.isArray(o[k]) && (o[k] as unknown[]).every(item));
 
 /**
  * Whether `x` is a well-formed call view (tolerant of extra fields, strict on the fields the card
@@ -105,7 +106,7 @@ export function isToolCallView(x: unknown): x is ToolCallView {
   switch (x.card) {
     case 'generic':
       return (
-        (!('kind' in x) || isKind(x.kind)) &&
+        (x.kind === undefined || isKind(x.kind)) &&
         optArrayOf(x, 'content', isContentBlock) &&
         optArrayOf(x, 'locations', isLocation)
       );
@@ -128,7 +129,7 @@ export function isToolResultView(x: unknown): x is ToolResultView {
       return (
         optString(x, 'output') &&
         optString(x, 'signal') &&
-        (!('exitCode' in x) || Number.isSafeInteger(x.exitCode))
+        (x.exitCode === undefined || Number.isSafeInteger(x.exitCode))
       );
     case 'diff':
       return Array.isArray(x.diffs) && x.diffs.every(isFileDiff);

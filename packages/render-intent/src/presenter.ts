@@ -110,6 +110,20 @@ export function toContentBlocks(content: unknown): ContentBlock[] {
   });
 }
 
+/** Reads a result input that may come from a restored session (missing, or with throwing getters). */
+function readResultInput(input: unknown): { content: unknown; isError: boolean; meta: unknown } {
+  const read = (key: keyof ToolResultInput): unknown => {
+    try {
+      return typeof input === 'object' && input !== null
+        ? (input as Record<string, unknown>)[key]
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return { content: read('content'), isError: read('isError') === true, meta: read('meta') };
+}
+
 const textOf = (blocks: readonly ContentBlock[]): string =>
   blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
 
@@ -182,7 +196,7 @@ export function createToolPresenter(
     return { ok: true, value: sync.value };
   };
 
-  const call = (callId: string, name: string, args: unknown): ToolCallView => {
+  const presentCall = (callId: string, name: string, args: unknown): ToolCallView => {
     let entry: ToolPresentation | undefined;
     try {
       entry = lookup(name);
@@ -225,8 +239,9 @@ export function createToolPresenter(
     return view;
   };
 
-  const result = (callId: string, input: ToolResultInput): ToolResultView => {
-    const raw = toContentBlocks((input as Partial<ToolResultInput> | undefined)?.content);
+  const presentResult = (callId: string, input: ToolResultInput): ToolResultView => {
+    const { content, isError, meta } = readResultInput(input);
+    const raw = toContentBlocks(content);
     const remembered = calls.get(callId);
     if (!remembered) {
       report({
@@ -241,11 +256,10 @@ export function createToolPresenter(
     const { name, entry } = remembered;
     let view: ToolResultView | undefined;
     if (remembered.argsOk && entry?.presentResult) {
-      const meta = (input as Partial<ToolResultInput>).meta;
       const given: PresentResultInput = {
         content: raw,
         value: textOf(raw),
-        isError: (input as Partial<ToolResultInput>).isError === true,
+        isError,
         ...(meta === undefined ? {} : { meta }),
       };
       try {
@@ -289,6 +303,38 @@ export function createToolPresenter(
     }
     if (view.card === 'generic' && view.content === undefined) return { ...view, content: raw };
     return view;
+  };
+
+  // Safety net: hostile objects (throwing getters, proxies) in lookup entries must not escape either.
+  const call = (callId: string, name: string, args: unknown): ToolCallView => {
+    try {
+      return presentCall(callId, name, args);
+    } catch (cause) {
+      report({
+        code: 'present-call-threw',
+        callId,
+        toolName: name,
+        message: `presenting ${name} threw`,
+        cause,
+      });
+      calls.set(callId, { name, args, entry: undefined, argsOk: false, card: 'generic' });
+      return genericCall(name, args);
+    }
+  };
+  const result = (callId: string, input: ToolResultInput): ToolResultView => {
+    try {
+      return presentResult(callId, input);
+    } catch (cause) {
+      calls.delete(callId);
+      report({
+        code: 'present-result-threw',
+        callId,
+        toolName: undefined,
+        message: 'presenting a result threw',
+        cause,
+      });
+      return { card: 'generic', content: toContentBlocks(readResultInput(input).content) };
+    }
   };
 
   return {

@@ -355,6 +355,51 @@ describe('result resolution rules', () => {
   });
 });
 
+describe('hostile inputs never escape the presenter', () => {
+  it('a missing result input or throwing getters on it', () => {
+    const { presenter } = setup({
+      T: { presentResult: (_a, r) => ({ card: 'generic', title: String(r.isError) }) },
+    });
+    presenter.call('c1', 'T', 1);
+    expect(presenter.result('c1', undefined as never)).toEqual({
+      card: 'generic',
+      title: 'false',
+      content: [],
+    });
+    presenter.call('c2', 'T', 1);
+    const hostile = new Proxy({} as never, {
+      get() {
+        throw new Error('trap');
+      },
+    });
+    expect(presenter.result('c2', hostile)).toEqual({ card: 'generic', title: 'false', content: [] });
+  });
+
+  it('a lookup entry whose getters throw', () => {
+    const entry = Object.defineProperty({}, 'presentCall', {
+      get() {
+        throw new Error('trap');
+      },
+    }) as ToolPresentation;
+    const { presenter, codes } = setup({ T: entry });
+    expect(presenter.call('c1', 'T', 1)).toEqual({ card: 'generic', title: 'T', kind: 'other', rawInput: 1 });
+    expect(presenter.result('c1', ok)).toEqual({ card: 'generic', content: raw });
+    expect(codes()).toEqual(['present-call-threw']);
+  });
+
+  it('optional fields set to undefined by a JavaScript presenter are tolerated', () => {
+    const { presenter, codes } = setup({
+      T: {
+        presentCall: () => ({ card: 'generic', title: 'x', kind: undefined, locations: undefined }) as never,
+        presentResult: () => ({ card: 'generic', title: undefined, content: undefined }) as never,
+      },
+    });
+    expect(presenter.call('c1', 'T', 1)).toEqual({ card: 'generic', title: 'x' });
+    expect(presenter.result('c1', ok)).toEqual({ card: 'generic', content: raw });
+    expect(codes()).toEqual([]);
+  });
+});
+
 describe('property: the presenter never throws and always returns a well-formed view', () => {
   it('for arbitrary presenters outputs, args and results', () => {
     const anyOut = fc.oneof(
