@@ -1,9 +1,16 @@
-import { parseDocument } from 'yaml';
+import { isScalar, parseDocument } from 'yaml';
 
 /** Result of splitting a SKILL.md text into frontmatter data and body. */
 type SplitResult =
   | { ok: true; data: unknown; body: string }
-  | { ok: false; code: 'missing-frontmatter' | 'unterminated-frontmatter' | 'invalid-yaml'; reason: string };
+  | {
+      ok: false;
+      code: 'missing-frontmatter' | 'unterminated-frontmatter' | 'invalid-yaml' | 'too-large';
+      reason: string;
+    };
+
+/** Cap on the frontmatter block (characters): metadata is small, and YAML parse time grows with nesting. */
+export const MAX_FRONTMATTER_CHARS = 16 * 1024;
 
 const OPEN = /^---[ \t]*(?:\n|$)/;
 const CLOSE = /^---[ \t]*$/m;
@@ -34,9 +41,22 @@ export function splitFrontmatter(text: string): SplitResult {
     };
   }
   const yamlText = rest.slice(0, close.index);
+  if (yamlText.length > MAX_FRONTMATTER_CHARS) {
+    return {
+      ok: false,
+      code: 'too-large',
+      reason: `frontmatter is ${yamlText.length} characters, over the ${MAX_FRONTMATTER_CHARS}-character cap`,
+    };
+  }
   let body = rest.slice(close.index + close[0].length);
   if (body.startsWith('\n')) body = body.slice(1);
-  const doc = parseDocument(yamlText, { uniqueKeys: true, prettyErrors: false, strict: true });
+  let doc: ReturnType<typeof parseDocument>;
+  try {
+    doc = parseDocument(yamlText, { uniqueKeys: true, prettyErrors: false, strict: true });
+  } catch (error) {
+    // The parser can hit the stack limit on pathological nesting; that is bad input, not a crash.
+    return { ok: false, code: 'invalid-yaml', reason: `YAML error: ${oneLine(String(error))}` };
+  }
   const first = doc.errors[0];
   if (first) {
     return { ok: false, code: 'invalid-yaml', reason: `YAML error: ${oneLine(first.message)}` };
@@ -48,8 +68,20 @@ export function splitFrontmatter(text: string): SplitResult {
   } catch (error) {
     return { ok: false, code: 'invalid-yaml', reason: `YAML error: ${oneLine(String(error))}` };
   }
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
+    // `name: 404` or `description: 2024` are text to a skill author: keep the scalar as written.
+    const record = data as Record<string, unknown>;
+    for (const key of TEXT_FIELDS) {
+      const node = doc.get(key, true);
+      if (isScalar(node) && (typeof node.value === 'number' || typeof node.value === 'boolean')) {
+        if (typeof node.source === 'string') record[key] = node.source;
+      }
+    }
+  }
   return { ok: true, data, body };
 }
+
+const TEXT_FIELDS = ['name', 'description', 'argument-hint', 'license', 'compatibility'] as const;
 
 function oneLine(message: string): string {
   const line = message.split('\n')[0] ?? '';

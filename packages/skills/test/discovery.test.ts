@@ -156,7 +156,7 @@ describe('invalid skills are skipped with warnings, never fatal', () => {
     await t.write(`${d}/no-desc/SKILL.md`, '---\nname: no-desc\n---\nbody\n');
     await t.write(`${d}/blank-desc/SKILL.md`, '---\nname: blank-desc\ndescription: "   "\n---\nbody\n');
     await t.write(`${d}/huge-desc/SKILL.md`, skillMd('huge-desc', 'd'.repeat(1025)));
-    await t.write(`${d}/num-name/SKILL.md`, '---\nname: 123\ndescription: x\n---\nbody\n');
+    await t.write(`${d}/num-name/SKILL.md`, '---\nname: 1.5e3\ndescription: x\n---\nbody\n');
     const { skills, warnings } = await listSkillsMeta(opts());
     expect(skills.map((s) => s.name)).toEqual(['good']);
     const byFolder = (folder: string) =>
@@ -180,6 +180,16 @@ describe('invalid skills are skipped with warnings, never fatal', () => {
       ]);
     }
     expect(warnings).toHaveLength(14);
+  });
+
+  it('numeric and boolean scalars in text fields are read as written', async () => {
+    await t.write(
+      'project/.codeagent/skills/404/SKILL.md',
+      '---\nname: 404\ndescription: 2024\nlicense: true\n---\nb\n',
+    );
+    const { skills, warnings } = await listSkillsMeta(opts());
+    expect(warnings).toEqual([]);
+    expect(skills[0]).toMatchObject({ name: '404', description: '2024', license: 'true' });
   });
 
   it('accepts a 64-character name and a 1024-character description exactly at the limits', async () => {
