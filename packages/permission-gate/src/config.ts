@@ -1,6 +1,13 @@
 import { parseDocument } from 'yaml';
-import { type ConfigIssue, configError, describeValue, PermissionGateError, quote } from './errors.js';
-import { safeParseRule } from './rules.js';
+import {
+  type ConfigIssue,
+  configError,
+  describeValue,
+  PermissionGateError,
+  pathKey,
+  quote,
+} from './errors.js';
+import { RuleIndex } from './rules.js';
 import { isCapability, safeToolMeta, type ToolMetaInput } from './tool-meta.js';
 import {
   type Capability,
@@ -36,7 +43,6 @@ export interface ParsePermissionConfigOptions {
 
 const CONFIG_KEYS = new Set(['mode', 'policy', 'rules', 'toolMeta', 'undeclaredCapability', 'askTimeoutMs']);
 const POLICY_KEYS = new Set(['sets', 'capabilities', 'overrides']);
-const RULE_KEYS = new Set(['allow', 'ask', 'deny']);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,7 +58,7 @@ export function isPermissionMode(value: unknown): value is PermissionMode {
 }
 
 function key(path: string, k: string): string {
-  return /^[A-Za-z_$][\w$-]*$/.test(k) ? `${path}.${k}` : `${path}[${quote(k)}]`;
+  return `${path}${pathKey(k)}`;
 }
 
 /** Collects the issues of a tool policy value under `path`. */
@@ -119,31 +125,6 @@ export function toolPolicyIssues(value: unknown, path: string, issues: ConfigIss
   }
 }
 
-/** Collects the issues of a rules value under `path`. */
-export function rulesIssues(value: unknown, path: string, issues: ConfigIssue[]): void {
-  if (!isRecord(value)) {
-    issues.push({ path, message: `expected {allow?, ask?, deny?}, got ${describeValue(value)}` });
-    return;
-  }
-  for (const [k, list] of Object.entries(value)) {
-    if (!RULE_KEYS.has(k)) {
-      issues.push({ path: key(path, k), message: 'unknown key (expected allow, ask or deny)' });
-      continue;
-    }
-    if (!Array.isArray(list)) {
-      issues.push({
-        path: `${path}.${k}`,
-        message: `expected an array of rule strings, got ${describeValue(list)}`,
-      });
-      continue;
-    }
-    list.forEach((raw: unknown, i: number) => {
-      const r = safeParseRule(raw);
-      if (!r.ok) issues.push({ path: `${path}.${k}[${i}]`, message: r.error });
-    });
-  }
-}
-
 /** Validates a parsed settings value; throws a `PermissionGateError` listing every issue with its path. */
 export function validatePermissionConfig(value: unknown): PermissionConfig {
   const issues: ConfigIssue[] = [];
@@ -160,7 +141,7 @@ export function validatePermissionConfig(value: unknown): PermissionConfig {
     });
   }
   if (policy !== undefined) toolPolicyIssues(policy, 'policy', issues);
-  if (rules !== undefined) rulesIssues(rules, 'rules', issues);
+  if (rules !== undefined) new RuleIndex(rules, issues);
   if (toolMeta !== undefined) {
     if (!isRecord(toolMeta))
       issues.push({ path: 'toolMeta', message: `expected an object, got ${describeValue(toolMeta)}` });

@@ -55,3 +55,8 @@ export function quote(s: string): string {
   );
   return `"${safe}"`;
 }
+
+/** Renders an object key as a path step: `.name` for identifiers, `["odd key"]` otherwise. */
+export function pathKey(k: string): string {
+  return /^[A-Za-z_$][\w$-]*$/.test(k) ? `.${k}` : `[${quote(k)}]`;
+}

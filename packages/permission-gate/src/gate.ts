@@ -1,5 +1,5 @@
 import { configError, type ConfigIssue, describeValue, PermissionGateError } from './errors.js';
-import { isPermissionMode, rulesIssues, toolPolicyIssues } from './config.js';
+import { isPermissionMode, toolPolicyIssues } from './config.js';
 import { MODE_TABLE } from './mode-table.js';
 import { normalisePath, type NormalisedPath } from './paths.js';
 import { RuleIndex } from './rules.js';
@@ -112,7 +112,6 @@ function optionIssues(o: PermissionGateOptions, issues: ConfigIssue[]): void {
   if (o.mode !== undefined && !isPermissionMode(o.mode))
     issues.push({ path: 'mode', message: `unknown mode ${describeValue(o.mode)}` });
   if (o.policy !== undefined) toolPolicyIssues(o.policy, 'policy', issues);
-  if (o.rules !== undefined) rulesIssues(o.rules, 'rules', issues);
   const tm: unknown = o.toolMeta;
   if (tm !== undefined && !isRegistry(tm) && (typeof tm !== 'object' || tm === null || Array.isArray(tm))) {
     issues.push({ path: 'toolMeta', message: `expected a record or a registry, got ${describeValue(tm)}` });
@@ -203,6 +202,7 @@ const ASK_REASONS: Record<Exclude<AskOutcome, 'approved'>, string> = {
 export function createPermissionGate(options: PermissionGateOptions = {}): PermissionGate {
   const issues: ConfigIssue[] = [];
   optionIssues(options, issues);
+  const rules = new RuleIndex(options?.rules, issues);
   if (issues.length > 0) throw configError(issues);
 
   let registry: ToolMetaRegistry;
@@ -215,7 +215,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
   const state: State = {
     mode: options.mode ?? 'default',
     ...buildPolicy(options.policy),
-    rules: new RuleIndex(options.rules),
+    rules,
     ask: options.ask ?? null,
     undeclared: options.undeclaredCapability ?? 'exec',
     askTimeoutMs: options.askTimeoutMs,
@@ -367,9 +367,9 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
   function configure(update: PermissionGateUpdate): void {
     const found: ConfigIssue[] = [];
     optionIssues(update, found);
-    if (found.length > 0) throw configError(found);
     // Build everything first so a bad update leaves the gate unchanged.
-    const rules = update.rules !== undefined ? new RuleIndex(update.rules) : state.rules;
+    const rules = update?.rules !== undefined ? new RuleIndex(update.rules, found) : state.rules;
+    if (found.length > 0) throw configError(found);
     const policy = update.policy !== undefined ? buildPolicy(update.policy) : undefined;
     const metaEntries =
       update.toolMeta === undefined

@@ -1,7 +1,7 @@
-import { type ConfigIssue, configError, quote } from './errors.js';
+import { type ConfigIssue, configError, describeValue, pathKey, quote } from './errors.js';
 import { compileGlob, type GlobMatcher, GlobSyntaxError } from './glob.js';
 import { allowCandidates, type NormalisedPath, restrictCandidates } from './paths.js';
-import type { PermissionRules, RuleList, ToolMeta } from './types.js';
+import type { RuleList, ToolMeta } from './types.js';
 
 /** Input keys tried, in order, for a rule pattern's primary argument. */
 export const PRIMARY_ARGUMENT_KEYS: readonly string[] = Object.freeze([
@@ -28,34 +28,54 @@ export interface ParsedRule {
 const TOOL_NAME = /^[A-Za-z0-9_.:*-]+$/;
 const RULE_SHAPE = /^([^()]+?)\(([\s\S]*)\)$/;
 
-/** Parses `Tool` or `Tool(pattern)`; returns an error string for an unparsable rule. */
-export function safeParseRule(raw: unknown): { ok: true; rule: ParsedRule } | { ok: false; error: string } {
+interface Compiled {
+  readonly rule: ParsedRule;
+  readonly path: GlobMatcher | undefined;
+  readonly free: GlobMatcher | undefined;
+  readonly tool: GlobMatcher | undefined;
+}
+
+function compileRule(raw: unknown): { ok: true; compiled: Compiled } | { ok: false; error: string } {
   if (typeof raw !== 'string') return { ok: false, error: `a rule must be a string, got ${typeof raw}` };
   const text = raw.trim();
   const bad = (why: string) => ({ ok: false as const, error: `unparsable rule ${quote(raw)} (${why})` });
   if (text === '') return bad('empty');
+  let tool: string;
+  let pattern: string | undefined;
   if (!text.includes('(') && !text.includes(')')) {
-    if (!TOOL_NAME.test(text)) return bad('tool names use letters, digits, _ . : - and *');
-    return { ok: true, rule: { text, tool: text } };
+    tool = text;
+    if (!TOOL_NAME.test(tool)) return bad('tool names use letters, digits, _ . : - and *');
+  } else {
+    const m = RULE_SHAPE.exec(text);
+    if (!m) return bad('expected Tool or Tool(pattern)');
+    tool = (m[1] as string).trim();
+    pattern = m[2] as string;
+    if (!TOOL_NAME.test(tool)) return bad('tool names use letters, digits, _ . : - and *');
+    if (pattern.trim() === '') return bad('empty pattern; write the tool name alone to match every call');
+    if (!balanced(pattern)) return bad('unbalanced parentheses in pattern');
+    // Settings-file spelling `Bash(npm run test:*)` means a prefix match.
+    if (pattern.endsWith(':*') && !pattern.endsWith('\\:*')) pattern = `${pattern.slice(0, -2)}*`;
   }
-  const m = RULE_SHAPE.exec(text);
-  if (!m) return bad('expected Tool or Tool(pattern)');
-  const tool = (m[1] as string).trim();
-  let pattern = m[2] as string;
-  if (!TOOL_NAME.test(tool)) return bad('tool names use letters, digits, _ . : - and *');
-  if (pattern.trim() === '') return bad('empty pattern; write the tool name alone to match every call');
-  if (!balanced(pattern)) return bad('unbalanced parentheses in pattern');
-  // Settings-file spelling `Bash(npm run test:*)` means a prefix match.
-  if (pattern.endsWith(':*') && !pattern.endsWith('\\:*')) pattern = `${pattern.slice(0, -2)}*`;
   try {
-    compileGlob(pattern, 'path');
-    compileGlob(pattern, 'text');
-    compileGlob(tool, 'text');
+    return {
+      ok: true,
+      compiled: {
+        rule: pattern === undefined ? { text, tool } : { text, tool, pattern },
+        path: pattern === undefined ? undefined : compileGlob(pattern, 'path'),
+        free: pattern === undefined ? undefined : compileGlob(pattern, 'text'),
+        tool: tool.includes('*') ? compileGlob(tool, 'text') : undefined,
+      },
+    };
   } catch (e) {
     if (e instanceof GlobSyntaxError) return bad(e.message);
     throw e;
   }
-  return { ok: true, rule: { text, tool, pattern } };
+}
+
+/** Parses `Tool` or `Tool(pattern)`; returns an error string for an unparsable rule. */
+export function safeParseRule(raw: unknown): { ok: true; rule: ParsedRule } | { ok: false; error: string } {
+  const r = compileRule(raw);
+  return r.ok ? { ok: true, rule: r.compiled.rule } : r;
 }
 
 /** Parses `Tool` or `Tool(pattern)`; throws a `PermissionGateError` (code `INVALID_RULE`) when unparsable. */
@@ -131,44 +151,56 @@ export class RuleIndex {
   /** Number of rules compiled. */
   readonly size: number;
 
-  constructor(rules: PermissionRules | undefined, pathPrefix = 'rules') {
-    const issues: ConfigIssue[] = [];
+  /** Compiles rules; problems are appended to `issues` (each with its path) instead of thrown. */
+  constructor(rules: unknown, issues: ConfigIssue[], pathPrefix = 'rules') {
     let size = 0;
+    if (rules !== undefined && (typeof rules !== 'object' || rules === null || Array.isArray(rules))) {
+      issues.push({
+        path: pathPrefix,
+        message: `expected {allow?, ask?, deny?}, got ${describeValue(rules)}`,
+      });
+      rules = undefined;
+    }
+    const rec = (rules ?? {}) as Record<string, unknown>;
+    for (const k of Object.keys(rec)) {
+      if (!(LISTS as readonly string[]).includes(k)) {
+        issues.push({
+          path: `${pathPrefix}${pathKey(k)}`,
+          message: 'unknown key (expected allow, ask or deny)',
+        });
+      }
+    }
     for (const list of LISTS) {
-      const entries: unknown = rules?.[list];
+      const entries = Object.hasOwn(rec, list) ? rec[list] : undefined;
       if (entries === undefined) continue;
       if (!Array.isArray(entries)) {
-        issues.push({ path: `${pathPrefix}.${list}`, message: 'expected an array of rule strings' });
+        issues.push({
+          path: `${pathPrefix}.${list}`,
+          message: `expected an array of rule strings, got ${describeValue(entries)}`,
+        });
         continue;
       }
       entries.forEach((raw: unknown, i: number) => {
-        const r = safeParseRule(raw);
+        const r = compileRule(raw);
         if (!r.ok) {
           issues.push({ path: `${pathPrefix}.${list}[${i}]`, message: r.error });
           return;
         }
         size++;
-        const { tool, pattern, text } = r.rule;
-        const compiled: CompiledRule = {
-          text,
-          list,
-          pattern,
-          path: pattern === undefined ? undefined : compileGlob(pattern, 'path'),
-          free: pattern === undefined ? undefined : compileGlob(pattern, 'text'),
-        };
-        if (tool.includes('*')) {
-          this.wildcard.push({ tool: compileGlob(tool, 'text'), rule: compiled });
+        const { rule, path, free, tool } = r.compiled;
+        const compiled: CompiledRule = { text: rule.text, list, pattern: rule.pattern, path, free };
+        if (tool !== undefined) {
+          this.wildcard.push({ tool, rule: compiled });
         } else {
-          let b = this.exact.get(tool);
+          let b = this.exact.get(rule.tool);
           if (!b) {
             b = { deny: [], ask: [], allow: [] };
-            this.exact.set(tool, b);
+            this.exact.set(rule.tool, b);
           }
           b[list].push(compiled);
         }
       });
     }
-    if (issues.length > 0) throw configError(issues);
     this.size = size;
   }
 
