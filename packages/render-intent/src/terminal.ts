@@ -5,14 +5,17 @@
  * Empty output still gives a fenced (empty) block.
  */
 export function terminalFallbackText(output: string): string {
-  const body = output.replace(/(?:\r?\n)+$/, '');
+  // Trim trailing `\n` / `\r\n` by hand: the regex `/(?:\r?\n)+$/` is quadratic on many inner newlines.
+  let end = output.length;
+  while (end > 0 && output.charCodeAt(end - 1) === 10) end -= output.charCodeAt(end - 2) === 13 ? 2 : 1;
+  const body = output.slice(0, end);
   let longest = 0;
   // Longest backtick run: indexOf skips quickly over text without backticks.
   for (let i = body.indexOf('`'); i !== -1; i = body.indexOf('`', i)) {
-    let end = i + 1;
-    while (body.charCodeAt(end) === 96) end++;
-    longest = Math.max(longest, end - i);
-    i = end;
+    let stop = i + 1;
+    while (body.charCodeAt(stop) === 96) stop++;
+    longest = Math.max(longest, stop - i);
+    i = stop;
   }
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}console\n${body}\n${fence}`;

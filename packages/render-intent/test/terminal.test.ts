@@ -21,6 +21,13 @@ describe('terminalFallbackText', () => {
     expect(terminalFallbackText(output)).toBe(expected);
   });
 
+  it('handles huge outputs with many newlines in linear time (no regex backtracking)', () => {
+    const many = `${'\n'.repeat(200_000)}x${'\r\n'.repeat(200_000)}`;
+    expect(terminalFallbackText(many)).toBe(`\`\`\`console\n${'\n'.repeat(200_000)}x\n\`\`\``);
+    const ticks = '`'.repeat(100_000);
+    expect(terminalFallbackText(ticks).startsWith(`${ticks}\``)).toBe(true);
+  });
+
   it('property: the fence is longer than any backtick run inside and the body survives', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('`', 'a', '\n', '\r', ' ', 'x') }), (output) => {
