@@ -39,6 +39,7 @@ export type {
   ScriptFinishReason,
   ScriptPart,
   ScriptStep,
+  ScriptThrow,
   ScriptToolResult,
   ScriptTurn,
   ScriptUsage,

@@ -1,14 +1,15 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3Content,
-  LanguageModelV3FinishReason,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3Prompt,
-  LanguageModelV3StreamPart,
-  LanguageModelV3StreamResult,
-  LanguageModelV3ToolResultOutput,
-  LanguageModelV3Usage,
+import {
+  APICallError,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3Content,
+  type LanguageModelV3FinishReason,
+  type LanguageModelV3GenerateResult,
+  type LanguageModelV3Prompt,
+  type LanguageModelV3StreamPart,
+  type LanguageModelV3StreamResult,
+  type LanguageModelV3ToolResultOutput,
+  type LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import { ProvidersError } from './errors.js';
 import { type JsonValue, toJsonText } from './json.js';
@@ -64,6 +65,18 @@ export interface ScriptUsage {
   readonly cacheWriteTokens?: number | undefined;
 }
 
+/** A request failure a turn injects (a bare string is the same as `{message}`). */
+export interface ScriptThrow {
+  /** The error message. */
+  readonly message: string;
+  /** HTTP status; when set the error is the AI SDK's `APICallError`, as real providers throw. */
+  readonly statusCode?: number | undefined;
+  /** Whether the AI SDK may retry it (default false: a retry would consume the next step). */
+  readonly isRetryable?: boolean | undefined;
+  /** Sent as a `retry-after-ms` response header, which the AI SDK's retry loop honours (needs `statusCode`). */
+  readonly retryAfterMs?: number | undefined;
+}
+
 /** What the scripted model answers to one request. */
 export interface ScriptTurn {
   /** The answer's parts, in stream order. */
@@ -72,8 +85,8 @@ export interface ScriptTurn {
   readonly finishReason?: ScriptFinishReason | LanguageModelV3FinishReason | undefined;
   /** Usage reported in the finish part. */
   readonly usage?: ScriptUsage | undefined;
-  /** When set, the request itself fails: `doStream` / `doGenerate` reject with an `Error` of this message. */
-  readonly throws?: string | undefined;
+  /** When set, the request itself fails: `doStream` / `doGenerate` reject with this error. */
+  readonly throws?: string | ScriptThrow | undefined;
   /** Milliseconds to wait before each stream part (default: the model's `delayMs`, itself 0). */
   readonly delayMs?: number | undefined;
   /** Longest text / reasoning / tool-input delta, in characters (default: the model's `chunkSize`). */
@@ -160,7 +173,14 @@ interface PlannedTurn {
   readonly parts: readonly PlannedPart[];
   readonly finishReason: LanguageModelV3FinishReason;
   readonly usage: ScriptUsage;
-  readonly throws: string | undefined;
+  readonly throws:
+    | {
+        message: string;
+        statusCode: number | undefined;
+        isRetryable: boolean;
+        retryAfterMs: number | undefined;
+      }
+    | undefined;
   readonly delayMs: number;
   readonly chunkSize: number;
 }
@@ -267,6 +287,25 @@ function planUsage(value: unknown, where: string): ScriptUsage {
   };
 }
 
+function planThrow(value: unknown, where: string): PlannedTurn['throws'] {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') {
+    return { message: value, statusCode: undefined, isRetryable: false, retryAfterMs: undefined };
+  }
+  if (!isRecord(value))
+    invalid(where, `expected a message or {message, statusCode?, isRetryable?}, got ${describe(value)}`);
+  const statusCode = checkCount(value.statusCode, `${where}.statusCode`, { positive: true, max: 599 });
+  if (value.isRetryable !== undefined && typeof value.isRetryable !== 'boolean') {
+    invalid(`${where}.isRetryable`, `expected a boolean, got ${describe(value.isRetryable)}`);
+  }
+  return {
+    message: checkString(value.message, `${where}.message`),
+    statusCode,
+    isRetryable: value.isRetryable === true,
+    retryAfterMs: checkCount(value.retryAfterMs, `${where}.retryAfterMs`, { max: MAX_DELAY_MS }),
+  };
+}
+
 /** Validates one step's result and turns it into a fully resolved plan; throws `invalid_script` on bad data. */
 function planTurn(
   step: unknown,
@@ -291,7 +330,7 @@ function planTurn(
     parts,
     finishReason: planFinish(step.finishReason, `${where}.finishReason`, parts),
     usage: planUsage(step.usage, `${where}.usage`),
-    throws: step.throws === undefined ? undefined : checkString(step.throws, `${where}.throws`),
+    throws: planThrow(step.throws, `${where}.throws`),
     delayMs: checkCount(step.delayMs, `${where}.delayMs`, { max: MAX_DELAY_MS }) ?? defaults.delayMs,
     chunkSize: checkCount(step.chunkSize, `${where}.chunkSize`, { positive: true }) ?? defaults.chunkSize,
   };
@@ -576,10 +615,24 @@ class ScriptedLanguageModel implements ScriptedModel {
     return { turn: planTurn(answer, `script[${index}](context)`, index, this.#defaults), requestIndex };
   }
 
+  #failure(spec: NonNullable<PlannedTurn['throws']>): Error {
+    if (spec.statusCode === undefined) return new Error(spec.message);
+    return new APICallError({
+      message: spec.message,
+      url: `scripted://${this.modelId}`,
+      requestBodyValues: {},
+      statusCode: spec.statusCode,
+      isRetryable: spec.isRetryable,
+      ...(spec.retryAfterMs === undefined
+        ? {}
+        : { responseHeaders: { 'retry-after-ms': String(spec.retryAfterMs) } }),
+    });
+  }
+
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     if (options.abortSignal?.aborted) throw abortReason(options.abortSignal);
     const { turn, requestIndex } = this.#next(options);
-    if (turn.throws !== undefined) throw new Error(turn.throws);
+    if (turn.throws !== undefined) throw this.#failure(turn.throws);
     const content: LanguageModelV3Content[] = [];
     for (const part of turn.parts) {
       switch (part.type) {
@@ -614,7 +667,7 @@ class ScriptedLanguageModel implements ScriptedModel {
     const signal = options.abortSignal;
     if (signal?.aborted) throw abortReason(signal);
     const { turn, requestIndex } = this.#next(options);
-    if (turn.throws !== undefined) throw new Error(turn.throws);
+    if (turn.throws !== undefined) throw this.#failure(turn.throws);
     const parts = streamParts(turn, requestIndex, this.modelId, options.prompt);
     let index = 0;
     const stream = new ReadableStream<LanguageModelV3StreamPart>({

@@ -1,10 +1,11 @@
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { generateText, stepCountIs, streamText } from 'ai';
+import { APICallError, generateText, stepCountIs, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import {
   chunkText,
   isProvidersError,
   promptToolResults,
+  ProvidersError,
   SCRIPT_EXHAUSTED_TEXT,
   type Script,
   type ScriptContext,
@@ -319,5 +320,45 @@ describe('script validation', () => {
     const hostile = '<script>alert(1)</script>\u001b]52;c;AAAA\u0007\u202Eevil';
     const parts = await streamOnce(scriptedModel([hostile]));
     expect(parts.flatMap((p) => (p.type === 'text-delta' ? [p.delta] : [])).join('')).toBe(hostile);
+  });
+});
+
+describe('injected request failures', () => {
+  it('throws an APICallError with the status when the turn gives one, and the SDK surfaces it', async () => {
+    const model = scriptedModel([
+      { throws: { message: 'prompt is too long: 250000 tokens > 200000 maximum', statusCode: 400 } },
+      'after',
+    ]);
+    let caught: unknown;
+    try {
+      await generateText({ model, prompt: 'x', maxRetries: 3 });
+    } catch (error) {
+      caught = error;
+    }
+    expect(APICallError.isInstance(caught)).toBe(true);
+    expect(caught).toMatchObject({ statusCode: 400, isRetryable: false });
+    // Not retryable, so the SDK did not consume the next step.
+    expect(model.remaining).toBe(1);
+  });
+
+  it('lets the SDK retry a retryable failure, which consumes the next step', async () => {
+    const model = scriptedModel([
+      { throws: { message: 'overloaded', statusCode: 529, isRetryable: true, retryAfterMs: 0 } },
+      'second try',
+    ]);
+    const result = await generateText({ model, prompt: 'x', maxRetries: 1 });
+    expect(result.text).toBe('second try');
+    expect(model.requestCount).toBe(2);
+  });
+
+  it.each([
+    [{ message: 'x', statusCode: 700 }],
+    [{ message: 'x', statusCode: 0 }],
+    [{ message: 'x', isRetryable: 'yes' }],
+    [{ statusCode: 500 }],
+    [{ message: 'x', statusCode: 429, retryAfterMs: -1 }],
+    [42],
+  ])('rejects the malformed failure %j', (throws) => {
+    expect(() => scriptedModel([{ throws: throws as never }])).toThrow(ProvidersError);
   });
 });
