@@ -136,31 +136,43 @@ export function paint(color: boolean, text: string, ...styles: Style[]): string 
 }
 
 const MAX_CARRIED = 16;
+const SGR_PARAMS_RE = /^[0-9;]*$/;
 
 /**
  * Makes each line of sanitised text self-contained: SGR state active at the end of a line is reset there
  * and re-applied at the start of the next one, so colours never bleed into a prefix, border or frame.
  */
 export function isolateLines(lines: readonly string[]): string[] {
-  const out: string[] = [];
+  const out: string[] = new Array<string>(lines.length);
   let active: string[] = [];
-  for (const line of lines) {
-    if (active.length === 0 && !line.includes(ESC)) {
-      out.push(line);
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n] as string;
+    let esc = line.indexOf(ESC);
+    if (esc === -1 && active.length === 0) {
+      out[n] = line;
       continue;
     }
-    const prefix = active.join('');
-    for (const match of line.matchAll(SGR_RE)) {
-      const params = match[0].slice(2, -1);
-      if (/^0*(;|$)/.test(params)) {
-        active = params.replace(/^0*;?/, '') === '' ? [] : [match[0]];
+    const prefix = active.length === 0 ? '' : active.join('');
+    while (esc !== -1) {
+      const end = line.indexOf('m', esc);
+      if (end === -1) break;
+      const params = line.slice(esc + 2, end);
+      if (line.charCodeAt(esc + 1) !== 0x5b || !SGR_PARAMS_RE.test(params)) {
+        // Not an SGR (text that was not sanitised): carry nothing from it.
+        esc = line.indexOf(ESC, esc + 1);
+        continue;
+      }
+      if (/^0*(?:;|$)/.test(params)) {
+        const rest = params.replace(/^0*;?/, '');
+        active = rest === '' ? [] : [`${ESC}[${rest}m`];
       } else {
-        active.push(match[0]);
+        active.push(line.slice(esc, end + 1));
         if (active.length > MAX_CARRIED) active = active.slice(-MAX_CARRIED);
       }
+      esc = line.indexOf(ESC, end + 1);
     }
     const full = prefix + line;
-    out.push(full.includes(ESC) && !full.endsWith(RESET) ? full + RESET : full);
+    out[n] = full.endsWith(RESET) || !full.includes(ESC) ? full : full + RESET;
   }
   return out;
 }

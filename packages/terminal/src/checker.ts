@@ -57,11 +57,24 @@ export function isSafeTerminalOutput(text: string): boolean {
 /** Everything the strict checker rejects, with well-formed SGR matched first so it can be kept. */
 const BACKSTOP_RE =
   /\u001b\[[0-9;]*m|\u001b|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Rejected characters other than ESC (checked with one scan before the slower replace). */
+const UNSAFE_NON_ESC_RE =
+  /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const SGR_AT_RE = /\u001b\[[0-9;]*m/y;
+
+function onlySgrEscapes(text: string): boolean {
+  for (let i = text.indexOf('\u001b'); i !== -1; i = text.indexOf('\u001b', i + 1)) {
+    SGR_AT_RE.lastIndex = i;
+    if (!SGR_AT_RE.test(text)) return false;
+  }
+  return true;
+}
 
 /**
  * Last line of defence applied to every rendered frame: removes anything the strict checker rejects
  * (after `sanitizeTerminalText` has already done the real work, so this normally changes nothing).
  */
 export function enforceStrictOutput(text: string): string {
+  if (!UNSAFE_NON_ESC_RE.test(text) && onlySgrEscapes(text)) return text;
   return text.replace(BACKSTOP_RE, (m) => (m.length > 1 ? m : ''));
 }
