@@ -19,6 +19,13 @@ function isVersionNumber(x: unknown): x is number {
   return typeof x === 'number' && Number.isInteger(x) && x >= 1;
 }
 
+/** A non-empty list of version numbers; holes count as invalid entries (`every` would skip them). */
+function isVersionList(x: unknown): x is readonly number[] {
+  if (!Array.isArray(x) || x.length === 0) return false;
+  for (let i = 0; i < x.length; i++) if (!isVersionNumber(x[i])) return false;
+  return true;
+}
+
 const DEFAULT_FILTER: readonly number[] = [TOOL_ARTIFACT_VERSION];
 
 /** Validates the `version` option; `null` means no filter. Throws `ArtifactSchemaError` (a TypeError). */
@@ -31,11 +38,7 @@ function versionFilter(options: unknown): readonly number[] | null {
   let version: unknown;
   try {
     version = (options as ToolResultArtifactOptions).version;
-    valid =
-      version === undefined ||
-      version === null ||
-      isVersionNumber(version) ||
-      (Array.isArray(version) && version.length > 0 && version.every(isVersionNumber));
+    valid = version === undefined || version === null || isVersionNumber(version) || isVersionList(version);
   } catch {
     valid = false;
   }

@@ -1,7 +1,13 @@
 import { isErrorSet, makeArtifact, snapshotArtifact, withExtraKeys } from './internal/artifact.js';
 import { cloneJson } from './internal/json.js';
 import { isPayloadShape, isPlainObject, readProp, setOwn, shallowCopy } from './internal/object.js';
-import type { ArtifactPayload, ToolArtifact, ToolResult, ToolResultCodeagent, ToolResultExtra } from './schema.js';
+import type {
+  ArtifactPayload,
+  ToolArtifact,
+  ToolResult,
+  ToolResultCodeagent,
+  ToolResultExtra,
+} from './schema.js';
 
 const RESULT_OWN = new Set(['value', 'extra']);
 const NOTHING = new Set<string>();
@@ -45,7 +51,13 @@ function adaptArtifact(candidate: unknown, value: string, forcedError: boolean):
     const payload = cloneJson(snapshot.payload);
     if (!payload.ok) return synthesized(value, forcedError);
     const status = forcedError || snapshot.kind === 'error' ? 'error' : snapshot.status;
-    return makeArtifact(snapshot.kind, status, snapshot.icon, snapshot.title, payload.value as ArtifactPayload);
+    return makeArtifact(
+      snapshot.kind,
+      status,
+      snapshot.icon,
+      snapshot.title,
+      payload.value as ArtifactPayload,
+    );
   }
   if (isPlainObject(candidate)) {
     const upgraded = upgradeLegacy(candidate, forcedError);
@@ -73,7 +85,9 @@ export function adaptToolResult(x: unknown): ToolResult {
   const rawExtra = readProp(x, 'extra');
   const extra = (isPlainObject(rawExtra) ? shallowCopy(rawExtra, NOTHING) : {}) as ToolResultExtra;
   const rawCodeagent = readProp(extra, 'codeagent');
-  const codeagent = (isPlainObject(rawCodeagent) ? shallowCopy(rawCodeagent, NOTHING) : {}) as ToolResultCodeagent;
+  const codeagent = (
+    isPlainObject(rawCodeagent) ? shallowCopy(rawCodeagent, NOTHING) : {}
+  ) as ToolResultCodeagent;
   codeagent.artifact = adaptArtifact(readProp(codeagent, 'artifact'), value, forcedError);
   setOwn(extra, 'codeagent', codeagent);
 

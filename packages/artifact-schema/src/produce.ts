@@ -3,13 +3,7 @@ import { ArtifactSchemaError } from './errors.js';
 import { type JsonCloneFailure, cloneJson } from './internal/json.js';
 import { makeArtifact, makeResult } from './internal/artifact.js';
 import { isPayloadShape, isPlainObject, readProp } from './internal/object.js';
-import {
-  type ArtifactKindName,
-  type ArtifactPayload,
-  type ArtifactStatus,
-  type TableColumn,
-  type ToolResult,
-} from './schema.js';
+import type { ArtifactKindName, ArtifactPayload, ArtifactStatus, TableColumn, ToolResult } from './schema.js';
 
 /** Options of {@link toolResult}: the rich channels added to the portable value. */
 export interface ToolResultOptions {
@@ -41,11 +35,14 @@ function optionalText(x: unknown, code: 'invalid-title' | 'invalid-icon', name: 
  * `ArtifactSchemaError` (a TypeError) at tool-authoring time. The payload is deep-copied as JSON data.
  */
 export function toolResult(value: string, options?: ToolResultOptions): ToolResult {
-  if (typeof value !== 'string') fail('invalid-value', 'toolResult value must be a string (the portable text)');
-  if (options !== undefined && !isPlainObject(options)) fail('invalid-options', 'toolResult options must be an object');
+  if (typeof value !== 'string')
+    fail('invalid-value', 'toolResult value must be a string (the portable text)');
+  if (options !== undefined && !isPlainObject(options))
+    fail('invalid-options', 'toolResult options must be an object');
   const o: Record<string, unknown> = options ?? {};
   const kind = o.kind === undefined ? 'text' : o.kind;
-  if (typeof kind !== 'string' || kind.length === 0) fail('invalid-kind', 'toolResult kind must be a non-empty string');
+  if (typeof kind !== 'string' || kind.length === 0)
+    fail('invalid-kind', 'toolResult kind must be a non-empty string');
   const title = optionalText(o.title, 'invalid-title', 'title');
   const icon = optionalText(o.icon, 'invalid-icon', 'icon');
   const status = o.status === undefined ? (kind === 'error' ? 'error' : 'success') : o.status;
@@ -61,7 +58,8 @@ export function toolResult(value: string, options?: ToolResultOptions): ToolResu
     else if (kind === 'error') payload = { message: value };
     else fail('missing-payload', `toolResult kind "${kind}" needs a payload`);
   } else {
-    if (!isPayloadShape(o.payload)) fail('invalid-payload', 'toolResult payload must be a plain object or an array');
+    if (!isPayloadShape(o.payload))
+      fail('invalid-payload', 'toolResult payload must be a plain object or an array');
     const cloned = cloneJson(o.payload);
     if (!cloned.ok) fail('invalid-payload', `toolResult payload is not JSON-serialisable (${cloned.reason})`);
     payload = cloned.value as ArtifactPayload;
@@ -76,7 +74,10 @@ function columnType(values: readonly unknown[]): string {
   let type: string | null = null;
   for (const cell of values) {
     if (cell === null || cell === undefined) continue;
-    const t = typeof cell === 'number' || typeof cell === 'string' || typeof cell === 'boolean' ? typeof cell : 'json';
+    const t =
+      typeof cell === 'number' || typeof cell === 'string' || typeof cell === 'boolean'
+        ? typeof cell
+        : 'json';
     if (type === null) type = t;
     else if (type !== t) return 'json';
   }
@@ -118,7 +119,8 @@ function isToolResultLike(x: unknown): boolean {
  * fixed message that never echoes the contents.
  */
 export function normalizeToolOutput(output: unknown): ToolResult {
-  if (typeof output === 'string') return makeResult(output, makeArtifact('text', 'success', null, null, { text: output }));
+  if (typeof output === 'string')
+    return makeResult(output, makeArtifact('text', 'success', null, null, { text: output }));
   if (output === undefined) return makeResult('', makeArtifact('text', 'success', null, null, { text: '' }));
   if (isToolResultLike(output)) return adaptToolResult(output);
   const cloned = cloneJson(output);
@@ -127,7 +129,10 @@ export function normalizeToolOutput(output: unknown): ToolResult {
   if (Array.isArray(data) && data.length > 0 && data.every(isPlainObject)) {
     const rows = data as Array<Record<string, unknown>>;
     const json = JSON.stringify(rows);
-    return makeResult(json, makeArtifact('table', 'success', null, null, { df: rows, columns: tableColumns(rows) }));
+    return makeResult(
+      json,
+      makeArtifact('table', 'success', null, null, { df: rows, columns: tableColumns(rows) }),
+    );
   }
   const json = JSON.stringify(data, null, 2);
   return makeResult(json, makeArtifact('text', 'success', null, null, { text: json, lang: 'json' }));

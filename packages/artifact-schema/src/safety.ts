@@ -140,7 +140,8 @@ export function sanitizeTerminalText(text: string): string {
   let i = 0;
   while (i < s.length) {
     const c = s.charCodeAt(i);
-    const unsafe = c < 0x20 ? c !== 0x09 && c !== 0x0a : c === 0x7f || (c >= 0x80 && c <= 0x9f) || isBidiControl(c);
+    const unsafe =
+      c < 0x20 ? c !== 0x09 && c !== 0x0a : c === 0x7f || (c >= 0x80 && c <= 0x9f) || isBidiControl(c);
     if (!unsafe) {
       i++;
       continue;

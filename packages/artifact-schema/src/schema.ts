@@ -43,12 +43,12 @@ export const ArtifactPayloadSchema = v.custom<ArtifactPayload>(
  * ignored on read and absent from the parsed output. Payload must be a plain object or an array.
  */
 export const ToolArtifactSchema = v.object({
-    schema: v.literal(TOOL_ARTIFACT_SCHEMA),
-    version: v.pipe(v.number(), v.integer(), v.minValue(1)),
-    kind: nonEmptyString as v.GenericSchema<ArtifactKindName>,
-    status: nonEmptyString as v.GenericSchema<ArtifactStatus>,
-    icon: v.nullable(v.string()),
-    title: v.nullable(v.string()),
+  schema: v.literal(TOOL_ARTIFACT_SCHEMA),
+  version: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  kind: nonEmptyString as v.GenericSchema<ArtifactKindName>,
+  status: nonEmptyString as v.GenericSchema<ArtifactStatus>,
+  icon: v.nullable(v.string()),
+  title: v.nullable(v.string()),
   payload: ArtifactPayloadSchema,
 });
 

@@ -23,7 +23,8 @@ export function revokedProxy(): object {
 function trap(value: unknown, how: number, key: string): unknown {
   switch (how) {
     case 0: {
-      const o: Record<string, unknown> = typeof value === 'object' && value !== null ? { ...value } : { inner: value };
+      const o: Record<string, unknown> =
+        typeof value === 'object' && value !== null ? { ...value } : { inner: value };
       Object.defineProperty(o, key, {
         enumerable: true,
         get() {
@@ -65,7 +66,18 @@ function trap(value: unknown, how: number, key: string): unknown {
   }
 }
 
-const keys = fc.constantFrom('value', 'extra', 'codeagent', 'artifact', 'schema', 'version', 'kind', 'payload', 'error', 'isError');
+const keys = fc.constantFrom(
+  'value',
+  'extra',
+  'codeagent',
+  'artifact',
+  'schema',
+  'version',
+  'kind',
+  'payload',
+  'error',
+  'isError',
+);
 
 /** fc.anything with every exotic option on, plus functions and symbols. */
 export const exotic: fc.Arbitrary<unknown> = fc.oneof(
@@ -127,22 +139,32 @@ const fieldValue: fc.Arbitrary<unknown> = fc.oneof(
   garbage,
 );
 
-/** Artifact-like records: every field optional and drawn from valid-ish values and garbage. */
-export const artifactLike: fc.Arbitrary<Record<string, unknown>> = fc.record(
+const artifactFields = {
+  schema: fc.oneof({ weight: 4, arbitrary: fc.constant(TOOL_ARTIFACT_SCHEMA) }, fieldValue),
+  version: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) }, fieldValue),
+  kind: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('text', 'error', 'image', 'chart') }, fieldValue),
+  status: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('success', 'error', 'denied') }, fieldValue),
+  icon: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(null, 'file') }, fieldValue),
+  title: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(null, 'T', '<b>x</b>') }, fieldValue),
+  payload: fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+    },
+    fieldValue,
+  ),
+  extraKey: fc.jsonValue({ maxDepth: 1 }),
+};
+
+/** Artifact-like records drawn from valid-ish values and garbage; mostly complete, sometimes with keys missing. */
+export const artifactLike: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   {
-    schema: fc.oneof({ weight: 4, arbitrary: fc.constant(TOOL_ARTIFACT_SCHEMA) }, fieldValue),
-    version: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) }, fieldValue),
-    kind: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('text', 'error', 'image', 'chart') }, fieldValue),
-    status: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('success', 'error', 'denied') }, fieldValue),
-    icon: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(null, 'file') }, fieldValue),
-    title: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(null, 'T', '<b>x</b>') }, fieldValue),
-    payload: fc.oneof(
-      { weight: 3, arbitrary: fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) },
-      fieldValue,
-    ),
-    extraKey: fc.jsonValue({ maxDepth: 1 }),
+    weight: 3,
+    arbitrary: fc.record(artifactFields, {
+      requiredKeys: ['schema', 'version', 'kind', 'status', 'icon', 'title', 'payload'],
+    }),
   },
-  { withDeletedKeys: true },
+  { weight: 1, arbitrary: fc.record(artifactFields, { requiredKeys: [] }) },
 );
 
 /** ToolResult-like and stream-event-like containers around artifact-like values. */
@@ -151,7 +173,25 @@ export const containerLike: fc.Arbitrary<unknown> = fc.oneof(
     {
       value: fc.oneof(fc.string(), fieldValue),
       extra: fc.oneof(
-        { weight: 4, arbitrary: fc.record({ codeagent: fc.oneof({ weight: 4, arbitrary: fc.record({ artifact: artifactLike, provenance: fc.string() }, { requiredKeys: ['artifact'] }) }, fieldValue), display: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }) },
+        {
+          weight: 4,
+          arbitrary: fc.record(
+            {
+              codeagent: fc.oneof(
+                {
+                  weight: 4,
+                  arbitrary: fc.record(
+                    { artifact: artifactLike, provenance: fc.string() },
+                    { requiredKeys: ['artifact'] },
+                  ),
+                },
+                fieldValue,
+              ),
+              display: fc.jsonValue({ maxDepth: 1 }),
+            },
+            { requiredKeys: [] },
+          ),
+        },
         fieldValue,
       ),
       error: fc.oneof(fc.constantFrom(undefined, null, false, 'E', true), fieldValue),
@@ -171,21 +211,31 @@ function recipe(describe: () => string, build: () => unknown): Recipe {
   return Object.assign(build, { [fc.toStringMethod]: describe });
 }
 
-const trapped = fc
-  .tuple(containerLike, fc.integer({ min: 0, max: 6 }), keys)
-  .map(([v, how, key]) => recipe(() => `trap(${fc.stringify(v)}, ${how}, ${key})`, () => trap(v, how, key)));
+const trapped = fc.tuple(containerLike, fc.integer({ min: 0, max: 6 }), keys).map(([v, how, key]) =>
+  recipe(
+    () => `trap(${fc.stringify(v)}, ${how}, ${key})`,
+    () => trap(v, how, key),
+  ),
+);
 
 const trappedArtifact = fc
   .tuple(artifactLike, fc.integer({ min: 0, max: 6 }), keys, fc.boolean())
   .map(([a, how, key, inEvent]) =>
-    recipe(() => `trappedArtifact(${fc.stringify(a)}, ${how}, ${key}, ${inEvent})`, () =>
-      inEvent
-        ? { value: 'v', isError: true, artifact: trap(a, how, key) }
-        : { value: 'v', extra: { codeagent: { artifact: trap(a, how, key) } } },
+    recipe(
+      () => `trappedArtifact(${fc.stringify(a)}, ${how}, ${key}, ${inEvent})`,
+      () =>
+        inEvent
+          ? { value: 'v', isError: true, artifact: trap(a, how, key) }
+          : { value: 'v', extra: { codeagent: { artifact: trap(a, how, key) } } },
     ),
   );
 
-const plain = fc.oneof(containerLike, exotic).map((v) => recipe(() => fc.stringify(v), () => v));
+const plain = fc.oneof(containerLike, exotic).map((v) =>
+  recipe(
+    () => fc.stringify(v),
+    () => v,
+  ),
+);
 
 /** Everything: containers, exotic values, and either of them with a hostile trap somewhere (as recipes). */
 export const hostile: fc.Arbitrary<Recipe> = fc.oneof(plain, trapped, trappedArtifact);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,19 @@ import { artifactLike, containerLike, hostile } from './arbitraries.js';
 import { ARTIFACT_KEY_ORDER } from './helpers.js';
 
 const RUNS = { numRuns: 10_000 };
+// Generous: on an idle machine each property takes 0.1-3 s; shared CI machines can be far slower.
+const PROPERTY_TIMEOUT = 180_000;
+
+// Plain checks instead of `expect` inside properties: 10,000 runs x dozens of assertions stay fast.
+function check(condition: boolean, what: string): asserts condition {
+  if (!condition) throw new Error(`property violated: ${what}`);
+}
+
+function same(actual: unknown, expected: unknown, what: string): void {
+  if (!isDeepStrictEqual(actual, expected)) {
+    throw new Error(`property violated: ${what}: ${fc.stringify(actual)} !== ${fc.stringify(expected)}`);
+  }
+}
 
 /** The artifact candidate the accessor reads, taken without running hostile code (test-side helper). */
 function plainArtifactOf(x: unknown): unknown {
@@ -28,22 +42,23 @@ function plainArtifactOf(x: unknown): unknown {
 
 /** adapt output equality that never touches preserved (possibly hostile) values except by identity. */
 function expectSameAdapted(a: ToolResult, b: ToolResult): void {
-  expect(Object.keys(a)).toEqual(Object.keys(b));
-  expect(a.value).toBe(b.value);
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  same(Object.keys(a), Object.keys(b), 'result keys');
+  check(a.value === b.value, 'value');
   for (const key of Object.keys(a)) {
-    if (key !== 'extra' && key !== 'value') {
-      expect(Object.is((a as unknown as Record<string, unknown>)[key], (b as unknown as Record<string, unknown>)[key])).toBe(true);
-    }
+    if (key !== 'extra') check(Object.is(ra[key], rb[key]), `preserved ${key}`);
   }
-  expect(Object.keys(a.extra)).toEqual(Object.keys(b.extra));
+  same(Object.keys(a.extra), Object.keys(b.extra), 'extra keys');
   for (const key of Object.keys(a.extra)) {
-    if (key !== 'codeagent') expect(Object.is(a.extra[key], b.extra[key])).toBe(true);
+    if (key !== 'codeagent') check(Object.is(a.extra[key], b.extra[key]), `preserved extra.${key}`);
   }
-  expect(Object.keys(a.extra.codeagent)).toEqual(Object.keys(b.extra.codeagent));
+  same(Object.keys(a.extra.codeagent), Object.keys(b.extra.codeagent), 'codeagent keys');
   for (const key of Object.keys(a.extra.codeagent)) {
-    if (key !== 'artifact') expect(Object.is(a.extra.codeagent[key], b.extra.codeagent[key])).toBe(true);
+    if (key !== 'artifact')
+      check(Object.is(a.extra.codeagent[key], b.extra.codeagent[key]), `preserved codeagent.${key}`);
   }
-  expect(a.extra.codeagent.artifact).toStrictEqual(b.extra.codeagent.artifact);
+  same(a.extra.codeagent.artifact, b.extra.codeagent.artifact, 'artifact');
 }
 
 describe('hostile input (fc.anything with functions, symbols, throwing getters, Proxies, cycles, null prototypes)', () => {
@@ -56,35 +71,35 @@ describe('hostile input (fc.anything with functions, symbols, throwing getters, 
         const a = toolResultArtifact(x);
         const any = toolResultArtifact(x, { version: null });
         const listed = toolResultArtifact(x, { version: [1, 2] });
-        expect(typeof toolResultValue(x)).toBe('string');
+        check(typeof toolResultValue(x) === 'string', 'toolResultValue is a string');
         for (const artifact of [a, any, listed]) {
           if (artifact !== null) {
-            expect(v.is(ToolArtifactSchema, artifact)).toBe(true);
-            expect(Object.keys(artifact).slice(0, 7)).toEqual(ARTIFACT_KEY_ORDER);
+            check(v.is(ToolArtifactSchema, artifact), 'schema-valid artifact');
+            same(Object.keys(artifact).slice(0, 7), ARTIFACT_KEY_ORDER, 'key order');
           }
         }
         if (a !== null) {
-          expect(a.version).toBe(1);
-          expect(Object.keys(a)).toEqual(ARTIFACT_KEY_ORDER);
-          if (a.kind === 'error') expect(a.status).toBe('error');
+          check(a.version === 1, 'default filter is v1');
+          same(Object.keys(a), ARTIFACT_KEY_ORDER, 'v1 keys');
+          if (a.kind === 'error') check(a.status === 'error', 'error rule');
         }
 
         // adaptToolResult: a string value and a valid v1 artifact or the untouched valid future one
         const out = adaptToolResult(x);
-        expect(typeof out.value).toBe('string');
+        check(typeof out.value === 'string', 'adapt value');
         const artifact = out.extra.codeagent.artifact;
-        expect(v.is(ToolArtifactSchema, artifact)).toBe(true);
-        expect(JSON.parse(JSON.stringify(artifact))).toStrictEqual(artifact);
-        expect(Object.keys(artifact).slice(0, 7)).toEqual(ARTIFACT_KEY_ORDER);
+        check(v.is(ToolArtifactSchema, artifact), 'schema-valid artifact');
+        same(JSON.parse(JSON.stringify(artifact)), artifact, 'artifact is JSON data');
+        same(Object.keys(artifact).slice(0, 7), ARTIFACT_KEY_ORDER, 'key order');
         if (artifact.version === 1) {
-          expect(Object.keys(artifact)).toEqual(ARTIFACT_KEY_ORDER);
-          if (artifact.kind === 'error') expect(artifact.status).toBe('error');
+          same(Object.keys(artifact), ARTIFACT_KEY_ORDER, 'v1 keys');
+          if (artifact.kind === 'error') check(artifact.status === 'error', 'error rule');
         } else {
           // Only a valid future artifact of the input survives, unchanged (read from a fresh build of the input,
           // since a hostile getter may answer differently on a second read).
           const original = plainArtifactOf(make()) as Record<string, unknown>;
           for (const [key, value] of Object.entries(artifact)) {
-            expect(value).toStrictEqual(JSON.parse(JSON.stringify(original[key])));
+            same(value, JSON.parse(JSON.stringify(original[key])), `future artifact ${key} untouched`);
           }
         }
         // idempotence, preserved values compared by identity
@@ -92,13 +107,17 @@ describe('hostile input (fc.anything with functions, symbols, throwing getters, 
 
         // normalizeToolOutput
         const normalised = normalizeToolOutput(x);
-        expect(typeof normalised.value).toBe('string');
-        expect(v.is(ToolArtifactSchema, normalised.extra.codeagent.artifact)).toBe(true);
-        expect(Object.keys(normalised.extra.codeagent.artifact).slice(0, 7)).toEqual(ARTIFACT_KEY_ORDER);
+        check(typeof normalised.value === 'string', 'normalised value');
+        check(v.is(ToolArtifactSchema, normalised.extra.codeagent.artifact), 'normalised artifact valid');
+        same(
+          Object.keys(normalised.extra.codeagent.artifact).slice(0, 7),
+          ARTIFACT_KEY_ORDER,
+          'normalised key order',
+        );
       }),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 });
 
 describe('adaptToolResult', () => {
@@ -113,11 +132,11 @@ describe('adaptToolResult', () => {
     fc.assert(
       fc.property(fc.oneof(jsonContainer, fc.jsonValue({ maxDepth: 3 })), (x) => {
         const once = adaptToolResult(x);
-        expect(adaptToolResult(once)).toStrictEqual(once);
+        same(adaptToolResult(once), once, 'idempotent');
       }),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 });
 
 describe('the hand-written fast path is equivalent to the valibot schema', () => {
@@ -126,21 +145,24 @@ describe('the hand-written fast path is equivalent to the valibot schema', () =>
       fc.property(artifactLike, (a) => {
         const fast = snapshotArtifact(a);
         const slow = v.safeParse(ToolArtifactSchema, a);
-        expect(fast !== null).toBe(slow.success);
-        if (fast !== null && slow.success) expect(fast).toStrictEqual(slow.output);
+        check((fast !== null) === slow.success, 'fast path agrees with valibot');
+        if (fast !== null && slow.success) same(fast, slow.output, 'same parsed value');
       }),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 
   it('the accessor (version: null) accepts exactly what the schema accepts', () => {
     fc.assert(
       fc.property(artifactLike, (a) => {
-        expect(toolResultArtifact(a, { version: null }) !== null).toBe(v.is(ToolArtifactSchema, a));
+        check(
+          (toolResultArtifact(a, { version: null }) !== null) === v.is(ToolArtifactSchema, a),
+          'accessor agrees',
+        );
       }),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 });
 
 describe('version negotiation', () => {
@@ -150,30 +172,49 @@ describe('version negotiation', () => {
         fc.integer({ min: 1, max: 6 }),
         fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 4 }),
         (version, list) => {
-          const artifact = { schema: 'codeagent.tool-artifact', version, kind: 'text', status: 'success', icon: null, title: null, payload: {} };
-          expect(toolResultArtifact(artifact, { version: list }) !== null).toBe(list.includes(version));
+          const artifact = {
+            schema: 'codeagent.tool-artifact',
+            version,
+            kind: 'text',
+            status: 'success',
+            icon: null,
+            title: null,
+            payload: {},
+          };
+          check(
+            (toolResultArtifact(artifact, { version: list }) !== null) === list.includes(version),
+            'filter',
+          );
         },
       ),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 
   it('throws a TypeError for every invalid version option, whatever x is', () => {
     const badVersion = fc.oneof(
       fc.double().filter((n) => !(Number.isInteger(n) && n >= 1)),
       fc.string(),
       fc.constant([]),
-      fc.array(fc.oneof(fc.constant(0), fc.string(), fc.constant(1.5)), { minLength: 1 }).map((xs) => [1, ...xs]),
+      fc
+        .array(fc.oneof(fc.constant(0), fc.string(), fc.constant(1.5)), { minLength: 1 })
+        .map((xs) => [1, ...xs]),
       fc.object(),
       fc.boolean(),
     );
     fc.assert(
       fc.property(fc.oneof(containerLike, fc.constant(null)), badVersion, (x, version) => {
-        expect(() => toolResultArtifact(x, { version: version as number })).toThrow(TypeError);
+        let thrown: unknown;
+        try {
+          toolResultArtifact(x, { version: version as number });
+        } catch (error) {
+          thrown = error;
+        }
+        check(thrown instanceof TypeError, 'invalid version option throws a TypeError');
       }),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 });
 
 describe('normalizeToolOutput', () => {
@@ -182,11 +223,11 @@ describe('normalizeToolOutput', () => {
       fc.property(fc.jsonValue({ maxDepth: 3 }), (x) => {
         fc.pre(typeof x !== 'string');
         const out = normalizeToolOutput(x);
-        expect(JSON.parse(out.value)).toStrictEqual(JSON.parse(JSON.stringify(x)));
+        same(JSON.parse(out.value), JSON.parse(JSON.stringify(x)), 'round trip');
       }),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 });
 
 // Strings biased towards escape sequences, controls and bidi characters.
@@ -228,22 +269,25 @@ describe('sanitizeTerminalText', () => {
       fc.property(terminalText, (s) => {
         const out = sanitizeTerminalText(s);
         const withoutSgr = out.replace(/\u001b\[[0-9;:]*m/g, '');
-        expect(withoutSgr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
-        expect(sanitizeTerminalText(out)).toBe(out);
+        check(
+          !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(withoutSgr),
+          'no stray control',
+        );
+        check(sanitizeTerminalText(out) === out, 'idempotent');
       }),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 
   it('keeps text that has nothing to strip unchanged', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), (s) => {
         fc.pre(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(s));
-        expect(sanitizeTerminalText(s)).toBe(s);
+        check(sanitizeTerminalText(s) === s, 'unchanged');
       }),
       RUNS,
     );
-  });
+  }, PROPERTY_TIMEOUT);
 });
 
 describe('escapeHtml', () => {
@@ -251,16 +295,25 @@ describe('escapeHtml', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (s) => {
         const out = escapeHtml(s);
-        expect(out).not.toMatch(/[<>"']/);
+        check(!/[<>"']/.test(out), 'no markup characters');
         const decoded = out
           .replace(/&lt;/g, '<')
           .replace(/&gt;/g, '>')
           .replace(/&quot;/g, '"')
           .replace(/&#39;/g, "'")
           .replace(/&amp;/g, '&');
-        expect(decoded).toBe(s);
+        check(decoded === s, 'decodes back');
       }),
       RUNS,
     );
+  }, PROPERTY_TIMEOUT);
+});
+
+describe('generator sanity', () => {
+  it('artifactLike yields both valid and invalid artifacts in useful proportions', () => {
+    const sample = fc.sample(artifactLike, { numRuns: 2000, seed: 42 });
+    const valid = sample.filter((a) => v.is(ToolArtifactSchema, a)).length;
+    expect(valid).toBeGreaterThan(100);
+    expect(valid).toBeLessThan(1900);
   });
 });

@@ -55,10 +55,29 @@ describe('conformance vectors', () => {
 
   it('covers every group the contract names', () => {
     const ids = vectors.map((v) => v.id);
-    for (const prefix of ['accessor/', 'version/', 'value/', 'producer/', 'adapt/', 'normalize/', 'safety/html/', 'safety/terminal/']) {
-      expect(ids.some((id) => id.startsWith(prefix)), prefix).toBe(true);
+    for (const prefix of [
+      'accessor/',
+      'version/',
+      'value/',
+      'producer/',
+      'adapt/',
+      'normalize/',
+      'safety/html/',
+      'safety/terminal/',
+    ]) {
+      expect(
+        ids.some((id) => id.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
     }
-    expect(Object.keys(vectorGroups)).toEqual(['accessor', 'value', 'producer', 'adapt', 'normalize', 'safety']);
+    expect(Object.keys(vectorGroups)).toEqual([
+      'accessor',
+      'value',
+      'producer',
+      'adapt',
+      'normalize',
+      'safety',
+    ]);
   });
 
   for (const v of vectors) {

@@ -31,7 +31,15 @@ export function snapshotArtifact(x: unknown): ToolArtifact | null {
   }
 }
 
-const V1_KEYS: ReadonlySet<string> = new Set(['schema', 'version', 'kind', 'status', 'icon', 'title', 'payload']);
+const V1_KEYS: ReadonlySet<string> = new Set([
+  'schema',
+  'version',
+  'kind',
+  'status',
+  'icon',
+  'title',
+  'payload',
+]);
 
 /**
  * Appends the readable own keys of `source` that are not v1 fields to `snapshot` (used for future versions,

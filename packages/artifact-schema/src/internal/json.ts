@@ -48,7 +48,7 @@ function cloneValue(value: unknown, path: Set<object>, depth: number, inObject: 
       return value;
     case 'number':
       if (!Number.isFinite(value)) throw new CloneError('non-finite-number');
-      return value;
+      return value === 0 ? 0 : value; // -0 becomes 0, as JSON would write it
     case 'undefined':
       if (inObject) return undefined;
       throw new CloneError('undefined');
