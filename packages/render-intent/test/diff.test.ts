@@ -45,6 +45,45 @@ describe('computeHunkDiffs', () => {
     );
   });
 
+  it('property: past maxEditLength the change is one whole-file hunk, still exact', () => {
+    fc.assert(
+      fc.property(text, text, fc.constantFrom(0, 1, 2, 5), (before, after, maxEditLength) => {
+        const hunks = computePositionedHunks('f', before, after, { maxEditLength });
+        expect(apply(before, hunks)).toBe(after);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a full rewrite of a large file is one whole-file diff (no quadratic diff on the hot path)', () => {
+    const before = Array.from({ length: 5000 }, (_, i) => `old ${i}\n`).join('');
+    const after = Array.from({ length: 5000 }, (_, i) => `new ${i}\n`).join('');
+    expect(computeHunkDiffs('p', before, after)).toEqual([{ path: 'p', oldText: before, newText: after }]);
+    expect(computeHunkDiffs('p', '', after, { maxEditLength: 0 })).toEqual([
+      { path: 'p', oldText: null, newText: after },
+    ]);
+  });
+
+  it('reordered lines (small lower bound, long edit) fall back when jsdiff gives up', () => {
+    const lines = Array.from({ length: 400 }, (_, i) => `line ${i}\n`);
+    const before = lines.join('');
+    const after = [...lines].reverse().join('');
+    const hunks = computePositionedHunks('p', before, after, { maxEditLength: 50 });
+    expect(hunks.map((h) => h.diff)).toEqual([{ path: 'p', oldText: before, newText: after }]);
+    expect(apply(before, hunks)).toBe(after);
+  });
+
+  it('invalid numeric options fall back to the defaults', () => {
+    const before = 'a\nb\nc\nd\ne\nf\ng\nh\n';
+    const after = before.replace('a', 'A').replace('h', 'H');
+    const expected = computeHunkDiffs('p', before, after);
+    for (const bad of [Number.NaN, -1, undefined]) {
+      expect(
+        computeHunkDiffs('p', before, after, { context: bad as number, maxEditLength: bad as number }),
+      ).toEqual(expected);
+    }
+  });
+
   it('property: identical texts give []', () => {
     fc.assert(
       fc.property(text, (t) => {
