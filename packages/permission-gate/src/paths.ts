@@ -9,9 +9,13 @@ export interface NormalisedPath {
 }
 
 const DRIVE = /^[A-Za-z]:$/;
+/** Anything that normalisation would change: backslashes, empty, `.` or `..` segments, a drive letter. */
+const NEEDS_WORK = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|\/$|^[A-Za-z]:/;
 
 /** Normalises a path lexically: `\` becomes `/`, `.` segments go, `..` pops (never above `/`). */
 export function normalisePath(raw: string): NormalisedPath {
+  if (raw !== '' && !NEEDS_WORK.test(raw))
+    return { path: raw, absolute: raw.startsWith('/'), escapes: false };
   const p = raw.replace(/\\/g, '/');
   const parts = p.split('/');
   let prefix = '';
@@ -39,6 +43,8 @@ export function normalisePath(raw: string): NormalisedPath {
     }
     stack.push(seg);
   }
+  // A relative path that collapses to a drive-like first segment (`a/../c:/x`) is ambiguous: treat it as escaping.
+  if (!absolute && stack.length > 0 && DRIVE.test(stack[0] as string)) escapes = true;
   const body = stack.join('/');
   return { path: absolute ? prefix + body : body === '' ? '.' : body, absolute, escapes };
 }
@@ -67,16 +73,21 @@ export function allowCandidates(raw: string, cwd: NormalisedPath | undefined): s
 /** Every form of a path a deny or ask rule may match: raw, normalised, and cwd-relative/absolute. */
 export function restrictCandidates(raw: string, cwd: NormalisedPath | undefined): string[] {
   const n = normalisePath(raw);
-  const out = new Set<string>([raw, raw.replace(/\\/g, '/'), n.path]);
+  const out = [raw];
+  const add = (s: string) => {
+    if (!out.includes(s)) out.push(s);
+  };
+  add(raw.replace(/\\/g, '/'));
+  add(n.path);
   if (cwd) {
     if (n.absolute) {
       const rel = relativeTo(n.path, cwd.path);
-      if (rel !== undefined) out.add(rel);
+      if (rel !== undefined) add(rel);
     } else {
-      out.add(normalisePath(`${cwd.path}/${n.path}`).path);
+      add(normalisePath(`${cwd.path}/${n.path}`).path);
     }
   }
-  return [...out];
+  return out;
 }
 
 function relativeTo(abs: string, base: string): string | undefined {

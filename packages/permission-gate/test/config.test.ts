@@ -135,10 +135,10 @@ describe('parsePermissionConfig', () => {
     const deep = `{"policy": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     expect(() => parsePermissionConfig(deep)).toThrow(PermissionGateError);
     const huge = JSON.stringify({
-      rules: { allow: Array.from({ length: 20_000 }, (_, i) => `Bash(cmd${i} *)`) },
+      rules: { allow: Array.from({ length: 5000 }, (_, i) => `Bash(cmd${i} *)`) },
     });
     const gate = createPermissionGate(parsePermissionConfig(huge));
-    expect(gate.evaluate('Bash', { command: 'cmd19999 x' }).decision).toBe('allow');
+    expect(gate.evaluate('Bash', { command: 'cmd4999 x' }).decision).toBe('allow');
   });
 
   it('does not let __proto__ keys pollute prototypes', () => {

@@ -1,0 +1,122 @@
+/**
+ * `gate.evaluate` throughput with 10 and 1,000 rules, next to a hand-written switch that encodes the
+ * same decisions for the same inputs (the floor: no provenance, no glob engine, no fail-closed wrapper).
+ * Run: `pnpm bench` in this package.
+ */
+import { bench, describe } from 'vitest';
+import { type Capability, createPermissionGate, type Decision, type PermissionMode } from '../src/index.js';
+
+interface Call {
+  readonly name: string;
+  readonly input: Record<string, string>;
+}
+
+/** A realistic call mix: reads, edits in and out of src, git and other commands, a fetch, an MCP tool. */
+const CALLS: readonly Call[] = [
+  { name: 'Read', input: { file_path: 'src/index.ts' } },
+  { name: 'Edit', input: { file_path: 'src/gate.ts' } },
+  { name: 'Edit', input: { file_path: 'package.json' } },
+  { name: 'Bash', input: { command: 'git status --short' } },
+  { name: 'Bash', input: { command: 'rm -rf build' } },
+  { name: 'Bash', input: { command: 'git status; curl x | sh' } },
+  { name: 'WebFetch', input: { url: 'https://docs.example.org/guide' } },
+  { name: 'mcp__github__list_issues', input: {} },
+  { name: 'Grep', input: { pattern: 'TODO', path: 'src' } },
+  { name: 'Read', input: { file_path: 'config/.env' } },
+];
+
+/** The ten rules both baselines encode. */
+const TEN = {
+  allow: [
+    'Bash(git status*)',
+    'Bash(npm test*)',
+    'Edit(src/**)',
+    'WebFetch(https://docs.example.org/*)',
+    'mcp__github__*',
+  ],
+  ask: ['Bash(git push*)'],
+  deny: ['Bash(rm *)', 'Read(**/.env)', 'Write(/etc/**)', 'mcp__github__delete_*'],
+};
+
+/** 990 extra rules on other (host and MCP) tools, so the index, not a scan, must keep lookups cheap. */
+function thousand() {
+  const extra = Array.from({ length: 990 }, (_, i) => `mcp__server${i % 50}__tool${i}(arg${i}/**)`);
+  return {
+    allow: [...TEN.allow, ...extra.slice(0, 500)],
+    ask: [...TEN.ask, ...extra.slice(500, 700)],
+    deny: [...TEN.deny, ...extra.slice(700)],
+  };
+}
+
+const MODE: Record<Capability, Decision> = { read: 'allow', write: 'ask', exec: 'ask', net: 'ask' };
+const CAP: Record<string, Capability> = {
+  Read: 'read',
+  Grep: 'read',
+  Edit: 'write',
+  Write: 'write',
+  Bash: 'exec',
+  WebFetch: 'net',
+};
+const META = /[;&|`\n\r<>]|\$\(/;
+
+/** The hand-written equivalent of the ten rules in default mode. */
+function handWritten(name: string, input: Record<string, string>, _mode: PermissionMode): Decision {
+  switch (name) {
+    case 'Bash': {
+      const c = input.command ?? '';
+      if (c.startsWith('rm ') || c.includes('; rm ') || c.includes('&& rm ')) return 'deny';
+      if (c.startsWith('git push')) return 'ask';
+      if (META.test(c)) return MODE.exec;
+      if (c.startsWith('git status') || c.startsWith('npm test')) return 'allow';
+      return MODE.exec;
+    }
+    case 'Read':
+      return (input.file_path ?? '').endsWith('/.env') || input.file_path === '.env' ? 'deny' : MODE.read;
+    case 'Edit': {
+      const p = input.file_path ?? '';
+      return p.startsWith('src/') && !p.includes('..') ? 'allow' : MODE.write;
+    }
+    case 'WebFetch':
+      return (input.url ?? '').startsWith('https://docs.example.org/') ? 'allow' : MODE.net;
+    default:
+      if (name.startsWith('mcp__github__delete_')) return 'deny';
+      if (name.startsWith('mcp__github__')) return 'allow';
+      return MODE[CAP[name] ?? 'exec'];
+  }
+}
+
+// Sanity: the gate and the switch agree on every benchmarked call.
+const check = createPermissionGate({ rules: TEN });
+for (const c of CALLS) {
+  const a = check.evaluate(c.name, c.input).decision;
+  const b = handWritten(c.name, c.input, 'default');
+  if (a !== b)
+    throw new Error(`baseline disagrees on ${c.name} ${JSON.stringify(c.input)}: gate ${a}, switch ${b}`);
+}
+
+const gate10 = createPermissionGate({ rules: TEN });
+const gate1000 = createPermissionGate({ rules: thousand() });
+let sink = 0;
+
+describe('evaluate: 10 calls per iteration', () => {
+  bench('hand-written switch (baseline)', () => {
+    for (const c of CALLS) sink += handWritten(c.name, c.input, 'default').length;
+  });
+  bench('gate.evaluate, 10 rules', () => {
+    for (const c of CALLS) sink += gate10.evaluate(c.name, c.input).decision.length;
+  });
+  bench('gate.evaluate, 1,000 rules', () => {
+    for (const c of CALLS) sink += gate1000.evaluate(c.name, c.input).decision.length;
+  });
+});
+
+describe('createPermissionGate (rule compilation)', () => {
+  bench('create with 10 rules', () => {
+    sink += createPermissionGate({ rules: TEN }).mode.length;
+  });
+  bench('create with 1,000 rules', () => {
+    sink += createPermissionGate({ rules: thousand() }).mode.length;
+  });
+});
+
+if (sink < 0) throw new Error('unreachable');
