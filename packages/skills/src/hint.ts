@@ -70,25 +70,31 @@ export function formatSkillHint(
   skills: readonly Pick<SkillMeta, 'name' | 'description' | 'autoTrigger'>[],
   options: { readonly maxTokens?: number } = {},
 ): SkillHint {
-  const maxTokens = options.maxTokens ?? DEFAULT_HINT_MAX_TOKENS;
+  const requested = options.maxTokens ?? DEFAULT_HINT_MAX_TOKENS;
+  // NaN falls back to the default; +Infinity means no budget; negative budgets fit nothing.
+  const maxTokens = Number.isNaN(requested) ? DEFAULT_HINT_MAX_TOKENS : requested;
   const budget = Number.isFinite(maxTokens)
     ? Math.max(0, Math.floor(maxTokens)) * 4
     : Number.POSITIVE_INFINITY;
   const eligible = skills.filter((s) => s.autoTrigger);
-  const empty: SkillHint = { text: '', included: [], omitted: eligible.length, tokens: 0 };
-  if (eligible.length === 0) return { ...empty, omitted: 0 };
-  const entries = eligible.map(entry);
+  if (eligible.length === 0) return { text: '', included: [], omitted: 0, tokens: 0 };
+  // Entries are escaped lazily: with thousands of skills only the ones that can fit are formatted.
+  const entries: string[] = [];
   let best = -1;
   let used = HEADER.length + FOOTER.length;
-  for (let k = 0; k <= entries.length; k++) {
-    if (k > 0) used += (entries[k - 1] as string).length;
-    const omitted = entries.length - k;
+  for (let k = 0; k <= eligible.length; k++) {
+    if (k > 0) {
+      const e = entry(eligible[k - 1] as Pick<SkillMeta, 'name' | 'description'>);
+      entries.push(e);
+      used += e.length;
+    }
+    const omitted = eligible.length - k;
     const total = used + (omitted > 0 ? marker(omitted).length : 0);
     if (total <= budget) best = k;
     else if (used > budget) break;
   }
-  if (best < 0) return empty;
-  const omitted = entries.length - best;
+  if (best < 0) return { text: '', included: [], omitted: eligible.length, tokens: 0 };
+  const omitted = eligible.length - best;
   const text = HEADER + entries.slice(0, best).join('') + (omitted > 0 ? marker(omitted) : '') + FOOTER;
   return {
     text,

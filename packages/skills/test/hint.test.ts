@@ -100,6 +100,9 @@ describe('formatSkillHint', () => {
     });
     expect(formatSkillHint([skill('a', 'x')], { maxTokens: -3 }).text).toBe('');
     expect(formatSkillHint([skill('a', 'x')], { maxTokens: Number.NaN }).included).toEqual(['a']);
+    const many = Array.from({ length: 500 }, (_, i) => skill(`s${i}`, 'a description of some length'));
+    expect(formatSkillHint(many, { maxTokens: Number.NaN })).toEqual(formatSkillHint(many));
+    expect(formatSkillHint(many, { maxTokens: Number.POSITIVE_INFINITY }).omitted).toBe(0);
   });
 
   it('a budget that fits only the wrapper and the marker lists zero skills but still reports the count', () => {
