@@ -1,0 +1,105 @@
+import { readFile } from 'node:fs/promises';
+import {
+  createModel,
+  demoModel,
+  type ModelConfig,
+  modelFromEnv,
+  type ResolvedModel,
+  type Script,
+} from '@codeagent/providers';
+import type { CliOptions } from './args.js';
+
+/** The model a CLI run uses, and how it was chosen (shown to the user). */
+export interface ChosenModel {
+  resolved: ResolvedModel;
+  /** A note for the banner, e.g. that the scripted demo model is in use. */
+  note: string | null;
+  /** Whether this is the built-in demo script (the demo workspace and permissions apply). */
+  isDemo: boolean;
+}
+
+/** The context budget the demo model reports. */
+const DEMO_LIMITS = { contextWindow: 200_000, maxOutputTokens: 32_000 } as const;
+
+function demo(note: string): ChosenModel {
+  return {
+    resolved: { model: demoModel(), provider: 'scripted', modelId: 'codeagent-demo', ...DEMO_LIMITS },
+    note,
+    isDemo: true,
+  };
+}
+
+/**
+ * Chooses the model from flags, then the environment; with nothing configured, the built-in scripted demo
+ * model (no network, no keys), and says so.
+ */
+export async function chooseModel(options: CliOptions, env: NodeJS.ProcessEnv): Promise<ChosenModel> {
+  if (options.command === 'demo') return demo('scripted demo model (no network, no keys)');
+  if (options.provider === 'scripted' || options.script !== null) {
+    if (options.script === null) return demo('scripted demo model');
+    const script = await readScript(options.script);
+    return {
+      resolved: createModel({
+        provider: 'scripted',
+        script,
+        ...(options.model ? { modelId: options.model } : {}),
+      }),
+      note: `scripted model from ${options.script}`,
+      isDemo: false,
+    };
+  }
+  if (options.provider !== null) {
+    const provider = options.provider;
+    const pick = (name: string) => env[name];
+    const config = {
+      provider,
+      ...((options.model ?? pick('CODEAGENT_MODEL'))
+        ? { model: options.model ?? pick('CODEAGENT_MODEL') }
+        : {}),
+      ...((options.baseUrl ?? pick('CODEAGENT_BASE_URL'))
+        ? { baseURL: options.baseUrl ?? pick('CODEAGENT_BASE_URL') }
+        : {}),
+      ...apiKeyFor(provider, env),
+    } as ModelConfig;
+    return { resolved: createModel(config), note: null, isDemo: false };
+  }
+  const fromEnv = modelFromEnv({
+    env: {
+      ...env,
+      ...(options.model ? { CODEAGENT_MODEL: options.model } : {}),
+      ...(options.baseUrl ? { CODEAGENT_BASE_URL: options.baseUrl } : {}),
+    },
+  });
+  if (fromEnv) return { resolved: fromEnv, note: null, isDemo: fromEnv.provider === 'scripted' };
+  return demo(
+    'no provider configured: running the built-in scripted demo model (see --help to use a real one)',
+  );
+}
+
+function apiKeyFor(provider: string, env: NodeJS.ProcessEnv): { apiKey?: string } {
+  const key =
+    env.CODEAGENT_API_KEY ??
+    (provider === 'openai'
+      ? env.OPENAI_API_KEY
+      : provider === 'anthropic'
+        ? env.ANTHROPIC_API_KEY
+        : undefined);
+  return key ? { apiKey: key } : {};
+}
+
+async function readScript(path: string): Promise<Script> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read --script ${path}: ${(error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`--script ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(data)) throw new Error(`--script ${path} must hold a JSON array of turns`);
+  return data as Script;
+}

@@ -1,0 +1,123 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Drives a real program in a tmux pseudo-terminal: keystrokes in, screen and raw bytes out. */
+export class TmuxSession {
+  private constructor(
+    private readonly socket: string,
+    private readonly name: string,
+    readonly rawLog: string,
+  ) {}
+
+  /** Starts `command` in a detached tmux session of the given size, logging every byte it writes to `rawLog`. */
+  static async start(options: {
+    command: readonly string[];
+    cwd: string;
+    env: Record<string, string>;
+    logDir: string;
+    width?: number;
+    height?: number;
+  }): Promise<TmuxSession> {
+    const socket = `codeagent-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    const name = 'main';
+    const rawLog = join(options.logDir, `${socket}.raw`);
+    const envArgs = Object.entries(options.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    const session = new TmuxSession(socket, name, rawLog);
+    // The pane starts with a shell that waits for a go signal, so pipe-pane is attached before the program writes.
+    const script = `read _go; exec ${options.command.map(shellQuote).join(' ')}`;
+    await session.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      name,
+      '-x',
+      String(options.width ?? 120),
+      '-y',
+      String(options.height ?? 40),
+      '-c',
+      options.cwd,
+      ...envArgs,
+      'bash',
+      '--norc',
+      '--noprofile',
+      '-c',
+      script,
+    );
+    await session.tmux('set-option', '-t', name, 'remain-on-exit', 'on');
+    await session.tmux('pipe-pane', '-t', name, '-o', `cat >> ${shellQuote(rawLog)}`);
+    await session.tmux('send-keys', '-t', name, 'Enter');
+    return session;
+  }
+
+  private async tmux(...args: string[]): Promise<string> {
+    const { stdout } = await run('tmux', ['-L', this.socket, '-f', '/dev/null', ...args]);
+    return stdout;
+  }
+
+  /** Types literal text (no key names interpreted). */
+  async type(text: string): Promise<void> {
+    await this.tmux('send-keys', '-t', this.name, '-l', text);
+  }
+
+  /** Sends tmux key names such as `Enter`, `C-c`, `Down`. */
+  async keys(...keys: string[]): Promise<void> {
+    await this.tmux('send-keys', '-t', this.name, ...keys);
+  }
+
+  /** The visible screen plus scrollback, as plain text with joined wrapped lines. */
+  async screen(): Promise<string> {
+    return this.tmux('capture-pane', '-t', this.name, '-p', '-J', '-S', '-2000');
+  }
+
+  /** Whether the program in the pane has exited, and with which status. */
+  async exitStatus(): Promise<number | null> {
+    const out = await this.tmux('display-message', '-t', this.name, '-p', '#{pane_dead} #{pane_dead_status}');
+    const [dead, status] = out.trim().split(' ');
+    return dead === '1' ? Number(status) : null;
+  }
+
+  /** Waits until the screen matches, polling; throws with the last screen on timeout. */
+  async waitFor(pattern: string | RegExp, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    while (Date.now() < deadline) {
+      last = await this.screen();
+      if (typeof pattern === 'string' ? last.includes(pattern) : pattern.test(last)) return last;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${String(pattern)}; screen was:\n${last}`);
+  }
+
+  /** Waits until the program exits and returns its status. */
+  async waitForExit(timeoutMs = 20_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const status = await this.exitStatus();
+      if (status !== null) return status;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`program did not exit; screen was:\n${await this.screen()}`);
+  }
+
+  /** Every byte the program wrote to the terminal so far. */
+  async raw(): Promise<Buffer> {
+    try {
+      return await readFile(this.rawLog);
+    } catch {
+      return Buffer.alloc(0);
+    }
+  }
+
+  /** Kills the tmux server of this session. */
+  async close(): Promise<void> {
+    await this.tmux('kill-server').catch(() => undefined);
+  }
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
