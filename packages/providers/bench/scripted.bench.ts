@@ -40,7 +40,7 @@ const tools = Object.fromEntries(
   ]),
 );
 
-describe('the whole demo tour through streamText (10 requests, in-memory tools)', () => {
+describe('the whole demo tour through streamText (11 requests, in-memory tools)', () => {
   bench('demoModel + streamText', async () => {
     const result = streamText({ model: demoModel(), prompt: 'tour', tools, stopWhen: stepCountIs(30) });
     await result.consumeStream();

@@ -81,37 +81,59 @@ function lastResult(context: ScriptContext, toolName: string): ScriptToolResult 
   return context.toolResults.findLast((result) => result.toolName === toolName);
 }
 
+const TODOS = {
+  parts: [
+    { type: 'text', text: 'While that builds, let me update the plan.\n' },
+    call(
+      'TodoWrite',
+      {
+        todos: [
+          { content: 'Modernise greet()', status: 'completed', activeForm: 'Modernising greet()' },
+          { content: 'Add a farewell helper', status: 'completed', activeForm: 'Adding a farewell helper' },
+          {
+            content: 'Clean the build folder',
+            status: 'in_progress',
+            activeForm: 'Cleaning the build folder',
+          },
+          { content: 'Write tests for greet and sum', status: 'pending', activeForm: 'Writing tests' },
+        ],
+      },
+      'Track what is done and what is left',
+    ),
+  ],
+  usage: usage(7),
+} satisfies ScriptTurn;
+
 function jobStep(context: ScriptContext): ScriptTurn {
-  const background = lastResult(context, 'Bash');
-  const jobId = background === undefined ? undefined : findJobId(background.text);
-  const todos = call(
-    'TodoWrite',
-    {
-      todos: [
-        { content: 'Modernise greet()', status: 'completed', activeForm: 'Modernising greet()' },
-        { content: 'Add a farewell helper', status: 'completed', activeForm: 'Adding a farewell helper' },
-        { content: 'Clean the build folder', status: 'in_progress', activeForm: 'Cleaning the build folder' },
-        { content: 'Write tests for greet and sum', status: 'pending', activeForm: 'Writing tests' },
-      ],
-    },
-    'Track what is done and what is left',
-  );
+  // The background Bash result is two requests back (TodoWrite came in between): search the whole prompt.
+  const jobId = context.allToolResults
+    .filter((result) => result.toolName === 'Bash')
+    .map((result) => findJobId(result.text))
+    .findLast((id) => id !== undefined);
   if (jobId === undefined) {
     return {
       parts: [
-        { type: 'text', text: 'The background job did not report an id, so I will just update the plan.\n' },
-        todos,
+        {
+          type: 'text',
+          text: 'The background job did not report an id; I will look at the build folder instead.\n',
+        },
+        {
+          type: 'tool-call',
+          toolName: 'Bash',
+          input: { command: 'ls build', description: 'List the build output' },
+        },
       ],
-      usage: usage(7),
+      usage: usage(8),
     };
   }
   return {
     parts: [
-      { type: 'text', text: `The build runs as job ${jobId}. Let me read its output and update the plan.\n` },
+      { type: 'text', text: `The build runs as job ${jobId}. Let me read what it printed.\n` },
       call('job_output', { job_id: jobId }, 'Collect the background build output'),
-      todos,
     ],
-    usage: usage(7),
+    usage: usage(8),
+    // Simulated model latency (about half a second over the turn), so the background job has finished printing.
+    delayMs: 20,
   };
 }
 
@@ -150,7 +172,7 @@ function summaryStep(context: ScriptContext): ScriptTurn {
           `${all.length} tool results, ${failed} failed, ${denied} denied by the permission gate.`,
       },
     ],
-    usage: usage(9),
+    usage: usage(10),
   };
 }
 
@@ -231,7 +253,7 @@ export function demoScript(): Script {
           type: 'tool-call',
           toolName: 'Bash',
           input: {
-            command: "echo 'building...' && sleep 0.2 && echo 'build finished'",
+            command: "echo 'compiling 3 files...' && echo 'build finished'",
             description: 'Pretend build',
             run_in_background: true,
           },
@@ -239,6 +261,7 @@ export function demoScript(): Script {
       ],
       usage: usage(6),
     },
+    TODOS,
     jobStep,
     {
       parts: [
@@ -249,7 +272,7 @@ export function demoScript(): Script {
           input: { command: DEMO_DENIED_COMMAND, description: 'Remove the build folder' },
         },
       ],
-      usage: usage(8),
+      usage: usage(9),
     },
     summaryStep,
   ];
