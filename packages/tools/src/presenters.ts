@@ -1,0 +1,127 @@
+import {
+  createBuiltinPresenters,
+  displayPath,
+  narrowBashResultMeta,
+  narrowFileChangeMeta,
+  type PresentResultInput,
+  resolvePath,
+  terminalFallbackText,
+  type ToolCallView,
+  type ToolPresentation,
+  type ToolResultView,
+} from '@codeagent/render-intent';
+
+/** Names of the built-in tools. */
+export type BuiltinToolName =
+  | 'Read'
+  | 'Write'
+  | 'Edit'
+  | 'Glob'
+  | 'Grep'
+  | 'Bash'
+  | 'TodoWrite'
+  | 'job_output'
+  | 'job_kill';
+
+/** Options of {@link createBuiltinPresentations}. */
+export interface BuiltinPresentationsOptions {
+  /** The session cwd: titles show cwd-relative paths, locations and diffs absolute ones. */
+  cwd?: string | undefined;
+}
+
+type Dict = Record<string, unknown>;
+const isDict = (x: unknown): x is Dict => typeof x === 'object' && x !== null && !Array.isArray(x);
+const str = (o: Dict, k: string): string | undefined => (typeof o[k] === 'string' ? o[k] : undefined);
+
+/**
+ * Pure presenters of every built-in tool, usable without a workspace (e.g. to replay a saved
+ * session whose directory is gone). Read, Write, Edit, Bash and TodoWrite reuse the reference
+ * presenters of `@codeagent/render-intent`; Write and Edit additionally draw an identical
+ * overwrite as the whole file; Glob, Grep and the job tools are added here.
+ */
+export function createBuiltinPresentations(
+  options: BuiltinPresentationsOptions = {},
+): Readonly<Record<BuiltinToolName, ToolPresentation>> {
+  const cwd = options.cwd;
+  const base = createBuiltinPresenters(cwd === undefined ? {} : { cwd });
+  const abs = (p: string): string => resolvePath(p, cwd);
+  const shown = (p: string): string => displayPath(p, cwd);
+
+  const fileResult =
+    (shared: ToolPresentation) =>
+    (args: unknown, result: PresentResultInput): ToolResultView | undefined => {
+      const view = shared.presentResult?.(args, result);
+      if (view !== undefined || result.isError) return view;
+      // The shared presenter draws hunks only; an overwrite that changed nothing still shows the file.
+      const meta = narrowFileChangeMeta(result.meta);
+      const path = isDict(args) ? str(args, 'file_path') : undefined;
+      if (meta === undefined || path === undefined || meta.before !== meta.after) return undefined;
+      return { card: 'diff', diffs: [{ path: abs(path), oldText: meta.before, newText: meta.after }] };
+    };
+
+  const searchCall =
+    (verb: string, slashes: boolean) =>
+    (args: unknown): ToolCallView | undefined => {
+      if (!isDict(args)) return undefined;
+      const pattern = str(args, 'pattern');
+      if (pattern === undefined) return undefined;
+      const where = str(args, 'path');
+      const what = slashes ? `/${pattern}/` : pattern;
+      const inPath = where === undefined || where === '' ? '' : ` in ${shown(where)}`;
+      return {
+        card: 'generic',
+        title: `${verb} ${what}${inPath}`,
+        kind: 'search',
+        rawInput: args,
+        ...(where === undefined || where === '' ? {} : { locations: [{ path: abs(where) }] }),
+      };
+    };
+
+  const searchResult =
+    (noun: (args: unknown) => string) =>
+    (args: unknown, result: PresentResultInput): ToolResultView | undefined => {
+      if (result.isError || !isDict(result.meta)) return undefined;
+      const { count, truncated } = result.meta;
+      if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return undefined;
+      const word = noun(args);
+      // Title only: the resolver shows the model-facing list as the card body.
+      return {
+        card: 'generic',
+        title: `${count}${truncated === true ? '+' : ''} ${word}${count === 1 ? '' : 's'}`,
+      };
+    };
+
+  const jobCall =
+    (verb: string) =>
+    (args: unknown): ToolCallView | undefined => {
+      if (!isDict(args)) return undefined;
+      const id = str(args, 'job_id');
+      return id === undefined
+        ? undefined
+        : { card: 'generic', title: `${verb} ${id}`, kind: 'execute', rawInput: args };
+    };
+
+  return Object.freeze({
+    Read: base.Read,
+    Write: { presentCall: base.Write.presentCall, presentResult: fileResult(base.Write) } as ToolPresentation,
+    Edit: { presentCall: base.Edit.presentCall, presentResult: fileResult(base.Edit) } as ToolPresentation,
+    Glob: { presentCall: searchCall('Glob', false), presentResult: searchResult(() => 'file') },
+    Grep: {
+      presentCall: searchCall('Grep', true),
+      presentResult: searchResult((args) => {
+        const mode = isDict(args) ? args.output_mode : undefined;
+        return mode === 'files_with_matches' || mode === 'count' ? 'file' : 'match';
+      }),
+    },
+    Bash: base.Bash,
+    TodoWrite: base.TodoWrite,
+    job_output: {
+      presentCall: jobCall('Output of'),
+      presentResult: (_args: unknown, result: PresentResultInput): ToolResultView => {
+        const output = narrowBashResultMeta(result.meta).output ?? result.value;
+        return { card: 'generic', content: [{ type: 'text', text: terminalFallbackText(output) }] };
+      },
+    },
+    job_kill: { presentCall: jobCall('Stop') },
+  });
+}
