@@ -1,4 +1,5 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { setMaxListeners } from 'node:events';
+import { getErrorMessage, type LanguageModelV3 } from '@ai-sdk/provider';
 import {
   adaptToolResult,
   normalizeToolOutput,
@@ -639,7 +640,8 @@ export class CodeagentClient implements PermissionGateTarget {
   ): Promise<ExecOutcome> {
     const turn = this.#turn;
     if (!turn) throw new AgentCoreError('TURN_IN_PROGRESS', 'tool executed outside of a turn');
-    const signal = sdkSignal ?? turn.signal;
+    // The turn's own signal aborts on user aborts and failed callbacks alike; the SDK's is a merge of it.
+    const signal = sdkSignal?.aborted ? sdkSignal : turn.signal;
     // The host sees the request before the gate decides.
     let d = turn.requested.get(callId);
     if (!d) {
@@ -736,6 +738,8 @@ export class CodeagentClient implements PermissionGateTarget {
       return result;
     }
     const controller = new AbortController();
+    // Every parallel tool call listens on it (approval race); that is not a leak.
+    setMaxListeners(0, controller.signal);
     let closed = false;
     let callbackFailure: unknown;
     let callbackFailed = false;
@@ -872,7 +876,8 @@ export class CodeagentClient implements PermissionGateTarget {
               case 'tool-error': {
                 stepPending.delete(part.toolCallId);
                 if (controller.signal.aborted) break;
-                const message = errorMessage(part.error);
+                // Exactly the text the SDK sends the model for this error.
+                const message = getErrorMessage(part.error);
                 const failedResult = toolResult(message, { kind: 'error', payload: { message } });
                 this.#onToolResult(
                   turn,

@@ -93,12 +93,13 @@ const decisionSchema = z.object({
 const recordSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
-  arguments: z.unknown(),
+  arguments: z.unknown().optional(),
   // Untrusted and possibly legacy: any value; `adaptToolResult` upgrades it on load.
-  result: z.unknown(),
+  result: z.unknown().optional(),
   isError: z.boolean(),
-  callView: z.unknown(),
-  view: z.unknown(),
+  // Cards are recomputed on load by the tools' pure presenters; saved ones are for other readers.
+  callView: z.unknown().optional(),
+  view: z.unknown().optional(),
 });
 
 const sessionSchema = z.object({

@@ -1,0 +1,162 @@
+// Benchmark: one turn of 100,000 text deltas and 1,000 tool calls through agent-core's `stream()`
+// versus a bare AI SDK `streamText` consuming `fullStream` with an equivalent tool, on the same mock
+// model; plus the heap held by an idle client. Run: `pnpm bench` (builds first). Needs --expose-gc.
+import { performance } from 'node:perf_hooks';
+import { stepCountIs, streamText, tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+import { createClient, defineTool, stream } from '../dist/index.js';
+import { installPermissionGate } from '@codeagent/permission-gate';
+
+const TEXT_DELTAS = 100_000;
+const TOOL_CALLS = 1_000;
+const STEPS = 10; // tool steps; one more text-only step ends the turn
+const ROUNDS = 3;
+
+const usage = {
+  inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 50, text: 50, reasoning: 0 },
+};
+
+function stepChunks(step) {
+  const chunks = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: `t${step}` },
+  ];
+  const deltas = TEXT_DELTAS / (STEPS + 1);
+  for (let i = 0; i < deltas; i++) chunks.push({ type: 'text-delta', id: `t${step}`, delta: 'tok ' });
+  chunks.push({ type: 'text-end', id: `t${step}` });
+  if (step < STEPS) {
+    for (let i = 0; i < TOOL_CALLS / STEPS; i++) {
+      chunks.push({
+        type: 'tool-call',
+        toolCallId: `call_${step}_${i}`,
+        toolName: 'echo',
+        input: `{"i":${i}}`,
+      });
+    }
+    chunks.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage });
+  } else {
+    chunks.push({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage });
+  }
+  return chunks;
+}
+const SCRIPT = Array.from({ length: STEPS + 1 }, (_, s) => stepChunks(s));
+
+function mockModel() {
+  let n = 0;
+  return new MockLanguageModelV3({
+    doStream: async () => {
+      const chunks = SCRIPT[n++ % SCRIPT.length];
+      let i = 0;
+      return {
+        stream: new ReadableStream({
+          pull(controller) {
+            // Enqueue in batches so the source itself costs the same for both sides.
+            for (let k = 0; k < 256 && i < chunks.length; k++) controller.enqueue(chunks[i++]);
+            if (i >= chunks.length) controller.close();
+          },
+        }),
+      };
+    },
+  });
+}
+
+const schema = z.object({ i: z.number() });
+
+async function bare() {
+  let chars = 0;
+  let results = 0;
+  const result = streamText({
+    model: mockModel(),
+    messages: [{ role: 'user', content: 'go' }],
+    tools: { echo: tool({ description: 'Echo', inputSchema: schema, execute: ({ i }) => `ok ${i}` }) },
+    stopWhen: stepCountIs(100),
+    maxRetries: 0,
+  });
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') chars += part.text.length;
+    else if (part.type === 'tool-result') results++;
+  }
+  if (results !== TOOL_CALLS) throw new Error(`bare: ${results} tool results`);
+  return chars;
+}
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echo',
+  inputSchema: schema,
+  capability: 'read',
+  execute: ({ i }) => `ok ${i}`,
+});
+
+async function ours(withGate) {
+  let chars = 0;
+  let results = 0;
+  const client = createClient({ model: mockModel(), registerTools: false, tools: [echo] });
+  if (withGate) installPermissionGate(client, { mode: 'default' });
+  const r = await stream(client, 'go', {
+    onDelta: (t) => {
+      chars += t.length;
+    },
+    onToolResult: () => {
+      results++;
+    },
+  });
+  if (r.stopReason !== 'completed' || results !== TOOL_CALLS)
+    throw new Error(`stream: ${r.stopReason}, ${results} results`);
+  return chars;
+}
+
+async function time(fn) {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// Warm up both paths.
+for (let i = 0; i < 1; i++) {
+  await bare();
+  await ours(false);
+  await ours(true);
+}
+const tBare = [];
+const tOurs = [];
+const tGate = [];
+for (let r = 0; r < ROUNDS; r++) {
+  tBare.push(await time(bare));
+  tOurs.push(await time(() => ours(false)));
+  tGate.push(await time(() => ours(true)));
+}
+const mb = median(tBare);
+const mo = median(tOurs);
+const mg = median(tGate);
+
+function heapPerClient(make, n = 1000) {
+  globalThis.gc();
+  const h0 = process.memoryUsage().heapUsed;
+  const keep = [];
+  for (let i = 0; i < n; i++) keep.push(make());
+  globalThis.gc();
+  const h1 = process.memoryUsage().heapUsed;
+  if (keep.length !== n) throw new Error('unreachable');
+  return (h1 - h0) / n;
+}
+const model = mockModel();
+const heapHarness = heapPerClient(() => createClient({ model, registerTools: false, tools: [echo] }));
+const heapDefault = heapPerClient(() => createClient({ model, tools: [echo], skills: { hint: false } }));
+
+const fmt = (ms) => `${ms.toFixed(1)} ms`;
+console.log(
+  `agent-core bench: one turn = ${TEXT_DELTAS.toLocaleString('en')} text deltas + ${TOOL_CALLS.toLocaleString('en')} tool calls (${STEPS + 1} model requests), median of ${ROUNDS}`,
+);
+console.log(`  bare streamText + fullStream      ${fmt(mb)}`);
+console.log(
+  `  stream() harness-only client      ${fmt(mo)}   ratio ${(mo / mb).toFixed(3)} (target <= 1.10)`,
+);
+console.log(`  stream() with a permission gate   ${fmt(mg)}   ratio ${(mg / mb).toFixed(3)}`);
+console.log(
+  `  heap per idle client: harness-only ${(heapHarness / 1024).toFixed(1)} KiB, registerTools ${(heapDefault / 1024).toFixed(1)} KiB`,
+);
