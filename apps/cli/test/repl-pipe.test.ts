@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+function runWithInput(args: string[], input: string, env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn('node', [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe('the REPL with piped input', () => {
+  it('handles slash commands and runs a skill with arguments as the turn input', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'codeagent-repl-'));
+    const work = join(root, 'work');
+    const skill = join(work, '.codeagent', 'skills', 'say-hello');
+    await mkdir(skill, { recursive: true });
+    await writeFile(
+      join(skill, 'SKILL.md'),
+      '---\nname: say-hello\ndescription: Greets someone by name.\n---\nSay hello to $ARG1 from $ARG2, all args: $ARGUMENTS\n',
+    );
+    await writeFile(join(root, 's.json'), JSON.stringify(['Hello, Ada!']));
+    const input = ['/help', '/mode plan', '/mode', '/mode yolo', '/nope-not-a-skill', '/say-hello Ada Paris', '/sessions', '/exit', ''].join('\n');
+    const r = await runWithInput(['--script', join(root, 's.json'), '--cwd', work, '--data-dir', join(root, 'data')], input, {
+      HOME: root,
+      NO_COLOR: '1',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('/compact');
+    expect(r.stdout).toMatch(/\/say-hello\s+Greets someone by name\./);
+    expect(r.stdout).toContain('mode: plan');
+    expect(r.stdout).toContain('unknown mode "yolo"');
+    expect(r.stdout).toMatch(/nope-not-a-skill.*available.*say-hello/is);
+    expect(r.stdout).toContain('Hello, Ada!');
+    const [file] = await readdir(join(root, 'data', 'sessions'));
+    const saved = await readFile(join(root, 'data', 'sessions', String(file)), 'utf8');
+    expect(saved).toContain('Say hello to Ada from Paris, all args: Ada Paris');
+    expect(r.stdout).toMatch(/\d{4}-\d\d-\d\dT.*\/say-hello Ada Paris/);
+  });
+});
