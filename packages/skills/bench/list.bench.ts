@@ -29,27 +29,43 @@ await listSkillsMeta({ cwd, homeDir: home, cache: warmCache });
 let tick = 0;
 
 describe(`listSkillsMeta, ${SKILLS} skills`, () => {
-  bench('cold (fresh SkillCache: readdir + read + YAML parse of every file)', async () => {
-    const { skills } = await listSkillsMeta({ cwd, homeDir: home, cache: new SkillCache() });
-    if (skills.length !== SKILLS) throw new Error(`expected ${SKILLS}, got ${skills.length}`);
-  });
+  bench(
+    'cold (fresh SkillCache: readdir + read + YAML parse of every file)',
+    async () => {
+      const { skills } = await listSkillsMeta({ cwd, homeDir: home, cache: new SkillCache() });
+      if (skills.length !== SKILLS) throw new Error(`expected ${SKILLS}, got ${skills.length}`);
+    },
+    { iterations: 8 },
+  );
 
-  bench('warm (cached: one stat per directory and per SKILL.md)', async () => {
-    const { skills } = await listSkillsMeta({ cwd, homeDir: home, cache: warmCache });
-    if (skills.length !== SKILLS) throw new Error(`expected ${SKILLS}, got ${skills.length}`);
-  });
+  bench(
+    'warm (cached: one stat per directory and per SKILL.md)',
+    async () => {
+      const { skills } = await listSkillsMeta({ cwd, homeDir: home, cache: warmCache });
+      if (skills.length !== SKILLS) throw new Error(`expected ${SKILLS}, got ${skills.length}`);
+    },
+    { time: 3000 },
+  );
 
-  bench('warm, one file changed since the last call', async () => {
-    tick++;
-    const t = new Date(Date.UTC(2024, 0, 1) + tick * 1000);
-    utimesSync(touched, t, t);
-    const { skills } = await listSkillsMeta({ cwd, homeDir: home, cache: warmCache });
-    if (skills.length !== SKILLS) throw new Error(`expected ${SKILLS}, got ${skills.length}`);
-  });
+  bench(
+    'warm, one file changed since the last call',
+    async () => {
+      tick++;
+      const t = new Date(Date.UTC(2024, 0, 1) + tick * 1000);
+      utimesSync(touched, t, t);
+      const { skills } = await listSkillsMeta({ cwd, homeDir: home, cache: warmCache });
+      if (skills.length !== SKILLS) throw new Error(`expected ${SKILLS}, got ${skills.length}`);
+    },
+    { time: 3000 },
+  );
 });
 
 describe(`buildSkillHint, ${SKILLS} skills, default 1000-token budget`, () => {
-  bench('warm', async () => {
-    await buildSkillHint({ cwd, homeDir: home, cache: warmCache });
-  });
+  bench(
+    'warm',
+    async () => {
+      await buildSkillHint({ cwd, homeDir: home, cache: warmCache });
+    },
+    { time: 3000 },
+  );
 });

@@ -436,3 +436,27 @@ describe('returned metas are shared with the cache, so they are frozen', () => {
     expect((await listSkillsMeta(opts())).skills[0]?.description).toBe('x');
   });
 });
+
+describe('large directories and concurrency', () => {
+  it('a directory with more folders than one stat slice is read completely', async () => {
+    const d = join(t.cwd, '.codeagent/skills');
+    await Promise.all(
+      Array.from({ length: 1100 }, (_, i) =>
+        mkdir(join(d, `empty-${String(i).padStart(4, '0')}`), { recursive: true }),
+      ),
+    );
+    await t.write('project/.codeagent/skills/aa-first/SKILL.md', skillMd('aa-first', 'x'));
+    await t.write('project/.codeagent/skills/empty-0600/SKILL.md', skillMd('empty-0600', 'middle'));
+    await t.write('project/.codeagent/skills/zz-last/SKILL.md', skillMd('zz-last', 'y'));
+    const { skills } = await listSkillsMeta(opts());
+    expect(skills.map((s) => s.name)).toEqual(['aa-first', 'empty-0600', 'zz-last']);
+  });
+
+  it('concurrent listings on one cache agree', async () => {
+    for (let i = 0; i < 40; i++)
+      await t.write(`project/.codeagent/skills/c${i}/SKILL.md`, skillMd(`c${i}`, `d${i}`));
+    const results = await Promise.all(Array.from({ length: 5 }, () => listSkillsMeta(opts())));
+    for (const r of results) expect(r).toEqual(results[0]);
+    expect(results[0]?.skills).toHaveLength(40);
+  });
+});
