@@ -22,21 +22,32 @@ describe('terminal injection through the real CLI', () => {
     const work = join(root, 'work');
     await mkdir(join(work, 'names'), { recursive: true });
     await writeFile(join(work, 'payloads.txt'), payloads.map((p) => p.payload).join('\n'));
-    for (const [i, p] of payloads.entries()) await writeFile(join(work, 'names', asFileName(p.payload, i)), p.payload);
+    for (const [i, p] of payloads.entries())
+      await writeFile(join(work, 'names', asFileName(p.payload, i)), p.payload);
 
     const script = [
       {
         parts: [
           { type: 'reasoning', text: payloads.map((p) => p.payload).join(' | ') },
           { type: 'text', text: `${payloads.map((p) => p.payload).join(' ¦ ')}\n` },
-          { type: 'tool-call', toolName: 'Bash', input: { command: 'cat payloads.txt; printf "\\033[32mgreen-ok\\033[0m\\n"', description: payloads[0]?.payload } },
+          {
+            type: 'tool-call',
+            toolName: 'Bash',
+            input: {
+              command: 'cat payloads.txt; printf "\\033[32mgreen-ok\\033[0m\\n"',
+              description: payloads[0]?.payload,
+            },
+          },
           { type: 'tool-call', toolName: 'Glob', input: { pattern: 'names/*' } },
           { type: 'tool-call', toolName: 'Grep', input: { pattern: '.', path: 'names' } },
           { type: 'tool-call', toolName: 'Read', input: { file_path: 'payloads.txt' } },
           ...payloads.slice(0, 20).map((p, i) => ({
             type: 'tool-call',
             toolName: 'Bash',
-            input: { command: `printf %s ${shellQuote(p.payload.replace(/\u0000/g, ''))} # ${i}`, description: p.payload },
+            input: {
+              command: `printf %s ${shellQuote(p.payload.replace(/\u0000/g, ''))} # ${i}`,
+              description: p.payload,
+            },
           })),
           ...payloads.slice(20, 40).map((p, i) => ({
             type: 'tool-call',
@@ -50,8 +61,19 @@ describe('terminal injection through the real CLI', () => {
     await writeFile(join(root, 's.json'), JSON.stringify(script));
     const { stdout, stderr } = await run(
       'node',
-      [BIN, '-p', payloads.map((p) => p.payload.replace(/\u0000/g, '')).join(' '), '--mode', 'bypass', '--script', join(root, 's.json'),
-        '--cwd', work, '--data-dir', join(root, 'data')],
+      [
+        BIN,
+        '-p',
+        payloads.map((p) => p.payload.replace(/\u0000/g, '')).join(' '),
+        '--mode',
+        'bypass',
+        '--script',
+        join(root, 's.json'),
+        '--cwd',
+        work,
+        '--data-dir',
+        join(root, 'data'),
+      ],
       { env: { PATH: process.env.PATH ?? '', HOME: root, FORCE_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
     );
     expect(findUnsafeTerminalBytes(stdout), stdout.slice(0, 400)).toEqual([]);

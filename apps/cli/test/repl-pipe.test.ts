@@ -34,11 +34,25 @@ describe('the REPL with piped input', () => {
       '---\nname: say-hello\ndescription: Greets someone by name.\n---\nSay hello to $ARG1 from $ARG2, all args: $ARGUMENTS\n',
     );
     await writeFile(join(root, 's.json'), JSON.stringify(['Hello, Ada!']));
-    const input = ['/help', '/mode plan', '/mode', '/mode yolo', '/nope-not-a-skill', '/say-hello Ada Paris', '/sessions', '/exit', ''].join('\n');
-    const r = await runWithInput(['--script', join(root, 's.json'), '--cwd', work, '--data-dir', join(root, 'data')], input, {
-      HOME: root,
-      NO_COLOR: '1',
-    });
+    const input = [
+      '/help',
+      '/mode plan',
+      '/mode',
+      '/mode yolo',
+      '/nope-not-a-skill',
+      '/say-hello Ada Paris',
+      '/sessions',
+      '/exit',
+      '',
+    ].join('\n');
+    const r = await runWithInput(
+      ['--script', join(root, 's.json'), '--cwd', work, '--data-dir', join(root, 'data')],
+      input,
+      {
+        HOME: root,
+        NO_COLOR: '1',
+      },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('/compact');
     expect(r.stdout).toMatch(/\/say-hello\s+Greets someone by name\./);
