@@ -6,6 +6,7 @@
  */
 
 export {
+  isPermissionMode,
   type ParsePermissionConfigOptions,
   type PermissionConfig,
   parsePermissionConfig,

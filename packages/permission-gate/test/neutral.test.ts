@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+describe('platform-neutral root entry', () => {
+  it('bundles for platform neutral with no Node built-ins and no globals beyond ECMAScript timers', async () => {
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL('../src/index.ts', import.meta.url))],
+      bundle: true,
+      write: false,
+      platform: 'neutral',
+      format: 'esm',
+      mainFields: ['browser', 'module', 'main'],
+      conditions: ['browser'],
+      metafile: true,
+      logLevel: 'silent',
+    });
+    expect(result.errors).toEqual([]);
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((p) => p.includes('node_modules/yaml/'))).toBe(true);
+    expect(inputs.some((p) => p.includes('picomatch'))).toBe(false);
+    const imports = Object.values(result.metafile.inputs).flatMap((i) => i.imports.map((x) => x.path));
+    expect(
+      imports.filter((p) => p.startsWith('node:') || /^(fs|path|os|child_process|url|util|process)$/.test(p)),
+    ).toEqual([]);
+    const code = result.outputFiles[0]?.text ?? '';
+    expect(code).not.toMatch(/from\s*["']node:|require\(["']node:|import\(["']node:/);
+    expect(code).not.toMatch(/^import .* from ["'][^./]/m);
+  });
+
+  it('has no Node built-in imports in its own sources', () => {
+    const dir = new URL('../src/', import.meta.url);
+    for (const f of [
+      'index',
+      'gate',
+      'rules',
+      'glob',
+      'paths',
+      'config',
+      'tool-meta',
+      'types',
+      'errors',
+      'message',
+      'mode-table',
+    ]) {
+      const src = readFileSync(new URL(`${f}.ts`, dir), 'utf8');
+      expect(src, f).not.toMatch(/from ['"](node:|fs|path|os|process)['"]/);
+      expect(src, f).not.toMatch(/\bprocess\.|\bBuffer\b|\brequire\(/);
+    }
+  });
+
+  it('declares only yaml as a runtime dependency', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(pkg.dependencies)).toEqual(['yaml']);
+  });
+});
