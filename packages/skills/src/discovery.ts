@@ -45,7 +45,10 @@ export interface SkillDiscoveryOptions {
   readonly dirs?: readonly string[];
   /** Home directory for the user-level `~/.codeagent/skills` (default: `os.homedir()`). */
   readonly homeDir?: string;
-  /** Size cap for one SKILL.md in bytes (default {@link DEFAULT_MAX_SKILL_BYTES}); larger files are skipped with a warning. */
+  /**
+   * Size cap for one SKILL.md in bytes (default {@link DEFAULT_MAX_SKILL_BYTES}; `Infinity` for none); larger files
+   * are skipped with a warning. A negative or NaN value is a `RangeError`.
+   */
   readonly maxFileBytes?: number;
   /** Cache to use (default: one shared per process). */
   readonly cache?: SkillCache;
@@ -176,6 +179,15 @@ function dropDir(cache: SkillCache, dir: string): void {
 }
 
 const sharedCache = new SkillCache();
+
+function resolveCap(maxFileBytes: number | undefined): number {
+  if (maxFileBytes === undefined) return DEFAULT_MAX_SKILL_BYTES;
+  if (maxFileBytes === Number.POSITIVE_INFINITY) return Number.MAX_SAFE_INTEGER;
+  if (typeof maxFileBytes !== 'number' || !Number.isFinite(maxFileBytes) || maxFileBytes < 0) {
+    throw new RangeError(`maxFileBytes must be a non-negative number of bytes, got ${String(maxFileBytes)}`);
+  }
+  return Math.floor(maxFileBytes);
+}
 
 function statKey(s: BigIntStats): string {
   return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
@@ -391,7 +403,7 @@ export async function discoverSkills(
   options: SkillDiscoveryOptions,
 ): Promise<{ skills: Map<string, DiscoveredSkill>; warnings: SkillWarning[] }> {
   const cache = options.cache ?? sharedCache;
-  const cap = options.maxFileBytes ?? DEFAULT_MAX_SKILL_BYTES;
+  const cap = resolveCap(options.maxFileBytes);
   const warnings: SkillWarning[] = [];
   const skills = new Map<string, DiscoveredSkill>();
   for (const source of skillDirectories(options)) {

@@ -58,6 +58,6 @@ export async function loadSkillPrompt(name: string, options: SkillLoadOptions): 
 
 /** Shortens and de-controls a model- or user-supplied name before it goes into an error message. */
 function sanitiseForMessage(value: string): string {
-  const clean = value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?');
+  const clean = String(value).replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?');
   return clean.length > 80 ? `${clean.slice(0, 80)}…` : clean;
 }

@@ -282,6 +282,14 @@ describe('invalid skills are skipped with warnings, never fatal', () => {
     expect(warnings[0]?.reason).toMatch(/over the 262144-byte cap \(maxFileBytes\)/);
     const raised = await listSkillsMeta(opts({ maxFileBytes: 1024 * 1024 }));
     expect(raised.skills.map((s) => s.name)).toEqual(['huge', 'small']);
+    const unlimited = await listSkillsMeta(opts({ maxFileBytes: Number.POSITIVE_INFINITY }));
+    expect(unlimited.skills.map((s) => s.name)).toEqual(['huge', 'small']);
+    const tiny = await listSkillsMeta(opts({ maxFileBytes: 10 }));
+    expect(tiny.warnings.map((w) => w.code)).toEqual(['too-large', 'too-large']);
+    await expect(listSkillsMeta(opts({ maxFileBytes: -1 }))).rejects.toThrow(RangeError);
+    await expect(listSkillsMeta(opts({ maxFileBytes: Number.NaN }))).rejects.toThrow(
+      /non-negative number of bytes/,
+    );
   });
 
   it('handles CRLF line endings and a UTF-8 BOM', async () => {
