@@ -34,6 +34,15 @@ async function kit(files: Record<string, string> = {}) {
   return { cwd, k, run, byName };
 }
 
+/** The presentation half of a tool, as `createToolPresenter` looks it up. */
+const presentation = (tool: AgentTool | undefined): ToolPresentation | undefined =>
+  tool === undefined
+    ? undefined
+    : {
+        ...(tool.presentCall ? { presentCall: tool.presentCall } : {}),
+        ...(tool.presentResult ? { presentResult: tool.presentResult } : {}),
+      };
+
 const isError = (r: ToolResult): boolean => r.error !== undefined && r.error !== null && r.error !== false;
 
 function presenterFor(lookup: (name: string) => ToolPresentation | undefined) {
@@ -109,7 +118,7 @@ describe('builtinTools', () => {
 
   it('Write and Edit produce diff artifacts and applied-hunk result views', async () => {
     const { run, cwd, byName } = await kit();
-    const presentations = (name: string) => byName.get(name);
+    const presentations = (name: string) => presentation(byName.get(name));
     const p = presenterFor(presentations);
     const content = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
@@ -217,7 +226,7 @@ describe('builtinTools', () => {
       kind: 'table',
       payload: { df: [{ path: 'b/c.ts', line: 1, text: 'needle()' }] },
     });
-    const p = presenterFor((n) => byName.get(n));
+    const p = presenterFor((n) => presentation(byName.get(n)));
     const views = p.pair(
       'Grep',
       { pattern: 'needle', path: 'b' },
@@ -252,7 +261,7 @@ describe('builtinTools', () => {
       status: 'success',
       payload: { text: command, lang: 'bash', output: '\u001b[32mok\u001b[0m\n', exitCode: 2, signal: null },
     });
-    const p = presenterFor((n) => byName.get(n));
+    const p = presenterFor((n) => presentation(byName.get(n)));
     const views = p.pair(
       'Bash',
       { command, description: 'Print ok' },
@@ -273,7 +282,7 @@ describe('builtinTools', () => {
     expect(r.value).toBe(
       'start\n[Command timed out after 300 ms and was killed]\n[Terminated by signal SIGTERM]',
     );
-    const p = presenterFor((n) => byName.get(n));
+    const p = presenterFor((n) => presentation(byName.get(n)));
     const views = p.pair(
       'Bash',
       { command: 'echo start; sleep 30', timeout: 300 },
@@ -290,7 +299,7 @@ describe('builtinTools', () => {
     const { run, byName } = await kit();
     const started = await run('Bash', { command: 'echo hello; sleep 30', run_in_background: true });
     expect(started.value).toMatch(/^Started background job job-1 \(pid \d+\)/);
-    const p = presenterFor((n) => byName.get(n));
+    const p = presenterFor((n) => presentation(byName.get(n)));
     const views = p.pair(
       'Bash',
       { command: 'echo hello; sleep 30', run_in_background: true },
@@ -379,7 +388,7 @@ describe('presenters are pure: a saved session replays to identical views', () =
     await call('Bash', { command: 'sleep 20', timeout: 200 });
     await call('TodoWrite', { todos: [{ content: 'a', status: 'pending' }] });
 
-    const live = presenterFor((n) => byName.get(n));
+    const live = presenterFor((n) => presentation(byName.get(n)));
     const liveViews = log.map((e) => live.pair(e.name, e.args, e));
 
     const saved = JSON.parse(JSON.stringify(log)) as typeof log;
@@ -423,7 +432,7 @@ describe('presenters are pure: a saved session replays to identical views', () =
       { before: 1, after: 2 },
       { count: -1 },
       { output: {} },
-      { count: 1e400 },
+      { count: Number.POSITIVE_INFINITY },
     ];
     for (const meta of metas) {
       for (const name of Object.keys(presentations)) {
