@@ -1,7 +1,7 @@
 import { ArtifactSchemaError } from './errors.js';
-import { applyErrorRule, isErrorSet, snapshotArtifact, withExtraKeys } from './internal/artifact.js';
-import { readProp } from './internal/object.js';
-import { TOOL_ARTIFACT_SCHEMA, TOOL_ARTIFACT_VERSION, type ToolArtifact } from './schema.js';
+import { isErrorSet, snapshotArtifact, withExtraKeys } from './internal/artifact.js';
+import { TOOL_ARTIFACT_SCHEMA, TOOL_ARTIFACT_VERSION } from './constants.js';
+import type { ToolArtifact } from './schema.js';
 
 /**
  * The versions a consumer supports: one version, a non-empty list, or `null` to turn the version filter off
@@ -54,24 +54,51 @@ function versionFilter(options: unknown): readonly number[] | null {
   );
 }
 
+/** The shapes the accessor navigates; every read is named (monomorphic, fast) and guarded by try/catch. */
+interface Container {
+  schema?: unknown;
+  extra?: { codeagent?: { artifact?: unknown } };
+  artifact?: unknown;
+  error?: unknown;
+  isError?: unknown;
+}
+
 /**
- * Finds the artifact candidate in a ToolResult (`extra.codeagent.artifact`), a stream event (`artifact`) or a
- * bare artifact, and whether the container forces an error status. Never throws.
+ * Finds the artifact candidate: a bare artifact (`schema` is the protocol's), a ToolResult
+ * (`extra.codeagent.artifact`) or a stream event (`artifact`). A container that throws while being read
+ * yields no candidate. Never throws.
  */
-function locate(x: unknown): { candidate: unknown; forcedError: boolean } | null {
-  if (typeof x !== 'object' || x === null) return null;
-  const schema = readProp(x, 'schema');
-  if (schema === TOOL_ARTIFACT_SCHEMA) return { candidate: x, forcedError: false };
-  const forcedError = isErrorSet(readProp(x, 'error')) || readProp(x, 'isError') === true;
-  const extra = readProp(x, 'extra');
-  if (typeof extra === 'object' && extra !== null) {
-    const codeagent = readProp(extra, 'codeagent');
-    if (typeof codeagent === 'object' && codeagent !== null) {
-      const artifact = readProp(codeagent, 'artifact');
-      if (artifact !== undefined) return { candidate: artifact, forcedError };
+function locate(x: object): { candidate: unknown; container: boolean } | null {
+  try {
+    const o = x as Container;
+    if (o.schema === TOOL_ARTIFACT_SCHEMA) return { candidate: o, container: false };
+    const extra = o.extra;
+    if (typeof extra === 'object' && extra !== null) {
+      const codeagent = extra.codeagent;
+      if (typeof codeagent === 'object' && codeagent !== null) {
+        const artifact = codeagent.artifact;
+        if (artifact !== undefined) return { candidate: artifact, container: true };
+      }
     }
+    return { candidate: o.artifact, container: true };
+  } catch {
+    return null;
   }
-  return { candidate: readProp(x, 'artifact'), forcedError };
+}
+
+/** Whether a ToolResult's `error` is set or a stream event has `isError: true`; a throwing read counts as no. */
+function containerForcesError(x: object): boolean {
+  const o = x as Container;
+  try {
+    if (isErrorSet(o.error)) return true;
+  } catch {
+    // unreadable error: not set
+  }
+  try {
+    return o.isError === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -84,14 +111,15 @@ function locate(x: unknown): { candidate: unknown; forcedError: boolean } | null
  * returned when asked for) keeps its own extra keys and is otherwise untouched. The payload is shared, not cloned.
  */
 export function toolResultArtifact(x: unknown, options?: ToolResultArtifactOptions): ToolArtifact | null {
-  const filter = versionFilter(options);
+  const filter = options === undefined ? DEFAULT_FILTER : versionFilter(options);
+  if (typeof x !== 'object' || x === null) return null;
   const found = locate(x);
   if (found === null) return null;
-  const snapshot = snapshotArtifact(found.candidate);
-  if (snapshot === null) return null;
-  if (filter !== null && !filter.includes(snapshot.version)) return null;
-  if (snapshot.version !== 1) return withExtraKeys(snapshot, found.candidate as object);
-  return applyErrorRule(snapshot, found.forcedError);
+  const artifact = snapshotArtifact(found.candidate, filter);
+  if (artifact === null) return null;
+  if (artifact.version !== 1) return withExtraKeys(artifact, found.candidate as object);
+  if (artifact.kind === 'error' || (found.container && containerForcesError(x))) artifact.status = 'error';
+  return artifact;
 }
 
 /**
@@ -104,6 +132,10 @@ export function toolResultValue(x: unknown, fallback = ''): string {
   }
   if (typeof x === 'string') return x;
   if (typeof x !== 'object' || x === null) return fallback;
-  const value = readProp(x, 'value');
-  return typeof value === 'string' ? value : fallback;
+  try {
+    const value = (x as { value?: unknown }).value;
+    return typeof value === 'string' ? value : fallback;
+  } catch {
+    return fallback;
+  }
 }

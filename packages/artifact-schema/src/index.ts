@@ -5,15 +5,10 @@ export { ArtifactSchemaError } from './errors.js';
 export type { ArtifactSchemaErrorCode } from './errors.js';
 export { normalizeToolOutput, toolResult, UNSERIALISABLE_OUTPUT_MESSAGE } from './produce.js';
 export type { ToolResultOptions } from './produce.js';
-export {
-  ARTIFACT_KINDS,
-  ArtifactPayloadSchema,
-  TOOL_ARTIFACT_SCHEMA,
-  TOOL_ARTIFACT_VERSION,
-  ToolArtifactSchema,
-} from './schema.js';
+export { ARTIFACT_KINDS, TOOL_ARTIFACT_SCHEMA, TOOL_ARTIFACT_VERSION } from './constants.js';
+export type { ArtifactKind } from './constants.js';
+export { ArtifactPayloadSchema, ToolArtifactSchema } from './schema.js';
 export type {
-  ArtifactKind,
   ArtifactKindName,
   ArtifactPayload,
   ArtifactPayloadMap,

@@ -1,13 +1,15 @@
-import { type ArtifactPayload, TOOL_ARTIFACT_SCHEMA, type ToolArtifact, type ToolResult } from '../schema.js';
+import { TOOL_ARTIFACT_SCHEMA } from '../constants.js';
+import type { ArtifactPayload, ToolArtifact, ToolResult } from '../schema.js';
 import { isPayloadShape, ownKeys, setOwn } from './object.js';
 
 /**
  * The hand-written fast path of `ToolArtifactSchema`: reads each field exactly once (so a getter cannot
  * answer differently between validation and copy), validates it, and returns a fresh artifact with the
- * seven v1 keys in contract order — or `null`. Equivalent to `v.is(ToolArtifactSchema, x)` (property-tested).
+ * seven v1 keys in contract order — or `null`. When `versions` is given, other versions answer `null` too.
+ * Equivalent to `v.is(ToolArtifactSchema, x)` (property-tested).
  * Never throws.
  */
-export function snapshotArtifact(x: unknown): ToolArtifact | null {
+export function snapshotArtifact(x: unknown, versions: readonly number[] | null = null): ToolArtifact | null {
   if (typeof x !== 'object' || x === null) return null;
   try {
     const o = x as Record<string, unknown>;
@@ -15,6 +17,8 @@ export function snapshotArtifact(x: unknown): ToolArtifact | null {
     if (schema !== TOOL_ARTIFACT_SCHEMA) return null;
     const version = o.version;
     if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return null;
+    // Filtering here, before any other read or allocation, keeps rejecting an unsupported version cheap.
+    if (versions !== null && !versions.includes(version)) return null;
     const kind = o.kind;
     if (typeof kind !== 'string' || kind.length === 0) return null;
     const status = o.status;
@@ -56,12 +60,6 @@ export function withExtraKeys(snapshot: ToolArtifact, source: object): ToolArtif
     }
   }
   return out;
-}
-
-/** The v1 error-status rule: `kind: "error"` or a forced error => `status: "error"` (applied in place on a fresh copy). */
-export function applyErrorRule(artifact: ToolArtifact, forcedError: boolean): ToolArtifact {
-  if (artifact.version === 1 && (forcedError || artifact.kind === 'error')) artifact.status = 'error';
-  return artifact;
 }
 
 /** Whether a tool result's `error` field counts as set (anything but `undefined`, `null` or `false`). */

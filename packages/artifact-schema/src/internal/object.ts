@@ -18,15 +18,16 @@ export function isPlainObject(x: unknown): x is Record<string, unknown> {
   }
 }
 
-/** True for a plain object or an array (the payload shape); never throws. */
+/** True for a plain object or an array (the payload shape); never throws. On the accessor's hot path. */
 export function isPayloadShape(x: unknown): x is Record<string, unknown> | unknown[] {
   if (typeof x !== 'object' || x === null) return false;
   try {
     if (Array.isArray(x)) return true;
+    const proto: unknown = Object.getPrototypeOf(x);
+    return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
   } catch {
     return false;
   }
-  return isPlainObject(x);
 }
 
 /** Reads one property, answering `undefined` when the read throws. */
