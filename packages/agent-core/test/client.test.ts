@@ -1,0 +1,163 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { installPermissionGate } from '@codeagent/permission-gate';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  AgentCoreError,
+  createClient,
+  defineTool,
+  registerToolMeta,
+  stream,
+  streamEvents,
+} from '../src/index.js';
+import { call, finish, recordingCallbacks, scriptedModel, text } from './helpers.js';
+
+describe('client', () => {
+  it('history is a read-only snapshot; clear() forgets the conversation but keeps tools and gate', async () => {
+    const model = scriptedModel([
+      [...text(['one']), finish('stop')],
+      [...text(['two']), finish('stop')],
+    ]);
+    const client = createClient({ model, skills: false });
+    await stream(client, 'first');
+    const h = client.history;
+    expect(Object.isFrozen(h)).toBe(true);
+    expect(() => (h as unknown[]).push({})).toThrow();
+    expect(client.messages).toBe(h);
+    const gate = client.getPermissionGate();
+    client.clear();
+    expect(client.messages).toEqual([]);
+    expect(client.getPermissionGate()).toBe(gate);
+    await stream(client, 'second');
+    expect(model.calls[1]?.prompt.filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+
+  it('the system prompt is sent and input parts are kept as plain JSON', async () => {
+    const model = scriptedModel([[...text(['ok']), finish('stop')]]);
+    const client = createClient({ model, registerTools: false, system: 'You are terse.' });
+    await stream(client, [
+      { type: 'text', text: 'look' },
+      { type: 'image', image: new Uint8Array([137, 80, 78, 71]), mediaType: 'image/png' },
+    ]);
+    expect(model.calls[0]?.prompt[0]).toEqual({ role: 'system', content: 'You are terse.' });
+    expect(client.messages[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'look' },
+        { type: 'image', image: 'iVBORw==', mediaType: 'image/png' },
+      ],
+    });
+  });
+
+  it('bad input goes through the error path', async () => {
+    const model = scriptedModel([]);
+    const client = createClient({ model, registerTools: false });
+    const errors: string[] = [];
+    const r = await stream(client, [{ type: 'video' } as never], { onError: (m) => errors.push(m) });
+    expect(r.stopReason).toBe('error');
+    expect(errors[0]).toMatch(/unknown part type "video"/);
+    expect(await stream(client, [] as never)).toMatchObject({ stopReason: 'error' });
+  });
+
+  it('rejects a model that is not an AI SDK 6 provider model, and options meant for the default gate', () => {
+    expect(() => createClient({ model: 'openai/gpt-5' })).toThrow(AgentCoreError);
+    expect(() => createClient({ model: scriptedModel([]), registerTools: false, ask: () => true })).toThrow(
+      /installPermissionGate/,
+    );
+  });
+
+  it('leaving the event loop early interrupts the turn', async () => {
+    const model = scriptedModel([[...text(['a', 'b', 'c', 'd']), finish('stop')]]);
+    const client = createClient({ model, registerTools: false });
+    const seen: string[] = [];
+    for await (const e of streamEvents(client, 'go')) {
+      if (e.type === 'delta') {
+        seen.push(e.text);
+        break;
+      }
+    }
+    expect(seen).toEqual(['a']);
+    expect(client.busy).toBe(false);
+  });
+
+  it('an abort while a tool runs interrupts; the tool sees the signal', async () => {
+    const controller = new AbortController();
+    let sawAbort = false;
+    const slow = defineTool({
+      name: 'slow',
+      description: 'slow',
+      inputSchema: z.object({}),
+      capability: 'read',
+      execute: (_a, ctx) =>
+        new Promise((_resolve, reject) => {
+          ctx.signal.addEventListener('abort', () => {
+            sawAbort = true;
+            reject(new Error('cancelled'));
+          });
+          controller.abort();
+        }),
+    });
+    const model = scriptedModel([[call('c1', 'slow', {}), finish('tool-calls')]]);
+    const client = createClient({ model, registerTools: false, tools: [slow] });
+    const r = await stream(client, 'go', {}, { signal: controller.signal });
+    expect(r.stopReason).toBe('interrupted');
+    expect(sawAbort).toBe(true);
+  });
+
+  it('registerTools: true attaches use_skill, which loads a project skill, and adds the skill hint', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'agent-core-skills-'));
+    const home = mkdtempSync(join(tmpdir(), 'agent-core-home-'));
+    mkdirSync(join(cwd, '.codeagent/skills/greet'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.codeagent/skills/greet/SKILL.md'),
+      '---\nname: greet\ndescription: Greets people warmly.\n---\nSay hello to $ARGUMENTS.\n',
+    );
+    const model = scriptedModel([
+      [call('c1', 'use_skill', { name: 'greet', args: 'Ada' }), finish('tool-calls')],
+      [...text(['Hello Ada']), finish('stop')],
+    ]);
+    const client = createClient({ model, cwd, skills: { homeDir: home } });
+    const { callbacks, events } = recordingCallbacks();
+    const r = await stream(client, '/greet Ada', callbacks);
+    expect(r.stopReason).toBe('completed');
+    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
+      value: expect.stringContaining('Say hello to Ada.'),
+      isError: false,
+    });
+    const system = model.calls[0]?.prompt[0];
+    expect(system?.role).toBe('system');
+    expect(JSON.stringify(system)).toContain('greet');
+  });
+
+  it('registerToolMeta classifies a host tool for every client gate', async () => {
+    const mk = (name: string) =>
+      defineTool({
+        name,
+        description: 'x',
+        inputSchema: z.object({}),
+        capability: 'read',
+        execute: () => 'ran',
+      });
+    registerToolMeta('agent_core_test_exec', 'exec');
+    const model = scriptedModel([
+      [call('c1', 'agent_core_test_exec', {}), finish('tool-calls')],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [mk('agent_core_test_exec')] });
+    let asked = 0;
+    installPermissionGate(client, {
+      mode: 'default',
+      ask: () => {
+        asked++;
+        return false;
+      },
+    });
+    const { callbacks, events } = recordingCallbacks();
+    await stream(client, 'go', callbacks);
+    expect(asked).toBe(1);
+    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ isError: true });
+    expect(() => registerToolMeta('Bash', 'read')).toThrow();
+  });
+});
