@@ -33,6 +33,7 @@ export {
   type ParsedRule,
   PRIMARY_ARGUMENT_KEYS,
   parseRule,
+  type SafeParseRuleResult,
   safeParseRule,
 } from './rules.js';
 export {

@@ -72,8 +72,23 @@ function compileRule(raw: unknown): { ok: true; compiled: Compiled } | { ok: fal
   }
 }
 
+/** The result of `safeParseRule`. */
+export type SafeParseRuleResult =
+  | {
+      /** The rule parsed. */
+      readonly ok: true;
+      /** The parsed rule. */
+      readonly rule: ParsedRule;
+    }
+  | {
+      /** The rule did not parse. */
+      readonly ok: false;
+      /** Why, starting with `unparsable rule "<rule>"`. */
+      readonly error: string;
+    };
+
 /** Parses `Tool` or `Tool(pattern)`; returns an error string for an unparsable rule. */
-export function safeParseRule(raw: unknown): { ok: true; rule: ParsedRule } | { ok: false; error: string } {
+export function safeParseRule(raw: unknown): SafeParseRuleResult {
   const r = compileRule(raw);
   return r.ok ? { ok: true, rule: r.compiled.rule } : r;
 }

@@ -57,12 +57,44 @@ export interface ToolMeta {
 
 /** Where an evaluation's decision came from. */
 export type DecisionSource =
-  | { readonly kind: 'set'; readonly set: string }
-  | { readonly kind: 'override'; readonly tool: string }
-  | { readonly kind: 'capability'; readonly capability: Capability }
-  | { readonly kind: 'rule'; readonly rule: string; readonly list: RuleList }
-  | { readonly kind: 'mode'; readonly mode: PermissionMode }
-  | { readonly kind: 'error'; readonly message: string };
+  | {
+      /** The tool's set is not in `policy.sets`. */
+      readonly kind: 'set';
+      /** The disabled set. */
+      readonly set: string;
+    }
+  | {
+      /** A per-tool `policy.overrides` entry decided. */
+      readonly kind: 'override';
+      /** The overridden tool. */
+      readonly tool: string;
+    }
+  | {
+      /** A per-capability `policy.capabilities` entry decided. */
+      readonly kind: 'capability';
+      /** The capability whose policy decided. */
+      readonly capability: Capability;
+    }
+  | {
+      /** A rule decided. */
+      readonly kind: 'rule';
+      /** The rule text. */
+      readonly rule: string;
+      /** The list the rule is in. */
+      readonly list: RuleList;
+    }
+  | {
+      /** The mode table decided. */
+      readonly kind: 'mode';
+      /** The mode in force. */
+      readonly mode: PermissionMode;
+    }
+  | {
+      /** Deciding failed; the gate denied (fail closed). */
+      readonly kind: 'error';
+      /** What went wrong. */
+      readonly message: string;
+    };
 
 /** The synchronous result of `gate.evaluate`: a decision with its provenance. */
 export interface Evaluation {
@@ -98,11 +130,19 @@ export type AskCallback = (
 export type CheckSource =
   | DecisionSource
   | {
+      /** The host's ask callback decided. */
       readonly kind: 'ask';
+      /** How the ask round ended. */
       readonly outcome: AskOutcome;
+      /** The grant's scope, when approved. */
       readonly scope?: 'once' | 'session';
     }
-  | { readonly kind: 'grant'; readonly scope: 'session' };
+  | {
+      /** An earlier session grant allowed the call without asking. */
+      readonly kind: 'grant';
+      /** Always `session`. */
+      readonly scope: 'session';
+    };
 
 /** How an ask round ended. */
 export type AskOutcome =
