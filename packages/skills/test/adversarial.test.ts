@@ -34,6 +34,21 @@ describe('frontmatter parsing of hostile input', () => {
     if (!result.ok) expect(result.reason).toMatch(/over the 16384-character cap/);
   });
 
+  it('a __proto__ key neither pollutes prototypes nor supplies fields', () => {
+    const r = splitFrontmatter('---\n__proto__:\n  name: evil\n  description: x\n---\nbody');
+    expect(r.ok).toBe(true);
+    if (r.ok) {
+      expect(validateFrontmatter(r.data, 'f', 'evil')).toMatchObject({ ok: false });
+    }
+    const m = splitFrontmatter(
+      '---\nname: ok\ndescription: x\nmetadata:\n  __proto__: {polluted: "yes"}\n  k: v\n---\nb',
+    );
+    if (!m.ok) throw new Error('unreachable');
+    const v = validateFrontmatter(m.data, 'f', 'ok');
+    expect(v.ok && v.value.metadata).toEqual({ k: 'v' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('YAML tags and non-string scalars do not sneak through as names', () => {
     const r = splitFrontmatter('---\nname: !!binary aGVsbG8=\ndescription: x\n---\n');
     if (r.ok) expect(validateFrontmatter(r.data, 'f', 'hello').ok).toBe(false);
