@@ -138,41 +138,79 @@ export function paint(color: boolean, text: string, ...styles: Style[]): string 
 const MAX_CARRIED = 16;
 const SGR_PARAMS_RE = /^[0-9;]*$/;
 
+/** Updates the carried SGR state with the SGR sequences of one line. */
+function carrySgr(active: string[], line: string): string[] {
+  let state = active;
+  let esc = line.indexOf(ESC);
+  while (esc !== -1) {
+    const end = line.indexOf('m', esc);
+    if (end === -1) break;
+    const params = line.slice(esc + 2, end);
+    if (line.charCodeAt(esc + 1) !== 0x5b || !SGR_PARAMS_RE.test(params)) {
+      // Not an SGR (text that was not sanitised): carry nothing from it.
+      esc = line.indexOf(ESC, esc + 1);
+      continue;
+    }
+    if (/^0*(?:;|$)/.test(params)) {
+      const rest = params.replace(/^0*;?/, '');
+      state = rest === '' ? [] : [`${ESC}[${rest}m`];
+    } else {
+      state = state === active ? [...state] : state;
+      state.push(line.slice(esc, end + 1));
+      if (state.length > MAX_CARRIED) state = state.slice(-MAX_CARRIED);
+    }
+    esc = line.indexOf(ESC, end + 1);
+  }
+  return state;
+}
+
 /**
  * Makes each line of sanitised text self-contained: SGR state active at the end of a line is reset there
  * and re-applied at the start of the next one, so colours never bleed into a prefix, border or frame.
+ * Lines without colour are copied through untouched (one pass, few allocations on large outputs).
  */
-export function isolateLines(lines: readonly string[]): string[] {
-  const out: string[] = new Array<string>(lines.length);
+export function isolateText(text: string): string {
+  let esc = text.indexOf(ESC);
+  if (esc === -1) return text;
+  const chunks: string[] = [];
+  const n = text.length;
+  let copyFrom = 0;
   let active: string[] = [];
-  for (let n = 0; n < lines.length; n++) {
-    const line = lines[n] as string;
-    let esc = line.indexOf(ESC);
-    if (esc === -1 && active.length === 0) {
-      out[n] = line;
-      continue;
+  let lineStart = 0;
+  for (;;) {
+    if (active.length === 0) {
+      if (esc === -1) break;
+      // Skip straight to the next line that carries an escape.
+      lineStart = Math.max(lineStart, text.lastIndexOf('\n', esc) + 1);
     }
-    const prefix = active.length === 0 ? '' : active.join('');
-    while (esc !== -1) {
-      const end = line.indexOf('m', esc);
-      if (end === -1) break;
-      const params = line.slice(esc + 2, end);
-      if (line.charCodeAt(esc + 1) !== 0x5b || !SGR_PARAMS_RE.test(params)) {
-        // Not an SGR (text that was not sanitised): carry nothing from it.
-        esc = line.indexOf(ESC, esc + 1);
-        continue;
-      }
-      if (/^0*(?:;|$)/.test(params)) {
-        const rest = params.replace(/^0*;?/, '');
-        active = rest === '' ? [] : [`${ESC}[${rest}m`];
-      } else {
-        active.push(line.slice(esc, end + 1));
-        if (active.length > MAX_CARRIED) active = active.slice(-MAX_CARRIED);
-      }
-      esc = line.indexOf(ESC, end + 1);
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1) lineEnd = n;
+    if (esc !== -1 && esc < lineStart) esc = text.indexOf(ESC, lineStart);
+    if ((esc !== -1 && esc < lineEnd) || active.length > 0) {
+      chunks.push(text.slice(copyFrom, lineStart));
+      const line = text.slice(lineStart, lineEnd);
+      const prefix = active.join('');
+      active = carrySgr(active, line);
+      const full = prefix + line;
+      chunks.push(full.endsWith(RESET) || !full.includes(ESC) ? full : full + RESET);
+      copyFrom = lineEnd;
     }
-    const full = prefix + line;
-    out[n] = full.endsWith(RESET) || !full.includes(ESC) ? full : full + RESET;
+    if (lineEnd >= n) break;
+    lineStart = lineEnd + 1;
+    if (esc !== -1 && esc < lineStart) esc = text.indexOf(ESC, lineStart);
   }
-  return out;
+  chunks.push(text.slice(copyFrom));
+  return chunks.join('');
+}
+
+/** {@link isolateText} for text already split into lines. */
+export function isolateLines(lines: readonly string[]): string[] {
+  return isolateText(lines.join('\n')).split('\n');
+}
+
+/** Prefixes every line of a multi-line block (`skipEmpty`: leave empty lines empty, no trailing spaces). */
+export function prefixBlock(text: string, prefix: string, skipEmpty = true): string {
+  if (!skipEmpty) return prefix + text.replaceAll('\n', `\n${prefix}`);
+  const head = text === '' || text.startsWith('\n') ? '' : prefix;
+  return head + text.replace(/\n(?=[^\n])/g, `\n${prefix}`);
 }

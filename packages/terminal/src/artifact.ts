@@ -5,7 +5,7 @@ import { renderDiffLines } from './diff.js';
 import { detectLanguage, highlight } from './highlight.js';
 import type { ResolvedRenderOptions } from './options.js';
 import { renderTableLines } from './table.js';
-import { safeInline, safeLines, sanitize, toText, trimFinalNewline } from './text.js';
+import { safeInline, safeLines, safeText, sanitize, toText, trimFinalNewline } from './text.js';
 
 /** Artifact kinds this package draws; any other kind falls back to the portable value. */
 export const SUPPORTED_ARTIFACT_KINDS = ['text', 'table', 'image', 'code', 'diff', 'error'] as const;
@@ -50,13 +50,18 @@ export function imagePlaceholder(mime: unknown, b64: unknown, color: boolean, la
   return paint(color, `[${label} ${type}, ${size}]`, 'magenta');
 }
 
+/** Untrusted text as one multi-line block (large outputs stay one string, not one array entry per line). */
+function textBlock(value: unknown, color: boolean): string[] {
+  return [safeText(trimFinalNewline(toText(value)), color)];
+}
+
 function textLines(value: unknown, color: boolean): string[] {
   return safeLines(trimFinalNewline(toText(value)), color);
 }
 
 function outputSection(output: unknown, color: boolean): string[] {
   if (output === undefined || output === null || output === '') return [];
-  return [paint(color, 'output:', 'dim'), ...textLines(output, color)];
+  return [paint(color, 'output:', 'dim'), ...textBlock(output, color)];
 }
 
 function renderCodeLines(payload: Record<string, unknown>, color: boolean): string[] {
@@ -86,7 +91,7 @@ function renderKnownKind(
   const p = isRecord(payload) ? payload : null;
   switch (kind) {
     case 'text':
-      return p && 'text' in p ? textLines(p.text, color) : null;
+      return p && 'text' in p ? textBlock(p.text, color) : null;
     case 'table':
       return renderTableLines(payload, options);
     case 'image': {
@@ -164,13 +169,13 @@ export function artifactLines(source: unknown, options: ResolvedRenderOptions): 
 
 function valueLines(source: unknown, options: ResolvedRenderOptions): string[] {
   const value = toolResultValue(source, '');
-  if (value !== '') return textLines(value, options.color);
+  if (value !== '') return textBlock(value, options.color);
   // Any valid version, so a future artifact with no value still says what it was.
   const artifact = toolResultArtifact(source, { version: null }) as ArtifactLike | null;
   if (artifact) {
     const note = `(${safeInline(artifact.kind, options.color)} artifact: no text fallback)`;
     return [paint(options.color, note, 'dim')];
   }
-  if (typeof source === 'string') return textLines(source, options.color);
+  if (typeof source === 'string') return textBlock(source, options.color);
   return [];
 }

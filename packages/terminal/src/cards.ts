@@ -6,11 +6,11 @@ import {
   type ToolCallView,
   type ToolResultView,
 } from '@codeagent/render-intent';
-import { paint, truncateToWidth } from './ansi.js';
+import { paint, prefixBlock, truncateToWidth } from './ansi.js';
 import { imagePlaceholder, renderableArtifactLines } from './artifact.js';
 import { renderDiffLines } from './diff.js';
 import type { ResolvedRenderOptions } from './options.js';
-import { safeInline, safeJson, safeLines, toText, trimFinalNewline } from './text.js';
+import { safeInline, safeJson, safeLines, safeText, toText, trimFinalNewline } from './text.js';
 
 /**
  * What a host has for a finished call besides its view: a `ToolResult` (artifact under `extra`) or a
@@ -26,8 +26,9 @@ export interface ToolResultData {
 }
 
 const INDENT = '  ';
+/** Indents entries, which may be multi-line blocks; empty lines stay empty. */
 const indent = (lines: readonly string[], prefix = INDENT): string[] =>
-  lines.map((l) => (l === '' ? l : prefix + l));
+  lines.map((l) => prefixBlock(l, prefix));
 
 function header(glyph: string, title: unknown, options: ResolvedRenderOptions, tag?: string): string {
   const { color, width } = options;
@@ -42,7 +43,7 @@ function contentLines(content: unknown, color: boolean): string[] {
   const out: string[] = [];
   for (const block of content as readonly ContentBlock[]) {
     if (typeof block !== 'object' || block === null) continue;
-    if (block.type === 'text') out.push(...safeLines(trimFinalNewline(toText(block.text)), color));
+    if (block.type === 'text') out.push(safeText(trimFinalNewline(toText(block.text)), color));
     else if (block.type === 'image') out.push(imagePlaceholder(block.mime, block.b64, color));
   }
   return out;
@@ -134,14 +135,14 @@ export function toolResultLines(
     case 'generic': {
       let body = renderableArtifactLines(data, options) ?? [];
       if (body.length === 0) body = contentLines(view.content, color);
-      if (body.length === 0) body = safeLines(trimFinalNewline(toText(data.value)), color);
+      if (body.length === 0) body = [safeText(trimFinalNewline(toText(data.value)), color)];
       return [...title, ...indent(body)];
     }
     case 'terminal': {
       const output = view.output ?? data.value;
       const text = trimFinalNewline(toText(output));
       const gutter = paint(color, '│ ', 'dim');
-      const body = text === '' ? [] : safeLines(text, color).map((l) => INDENT + gutter + l);
+      const body = text === '' ? [] : [prefixBlock(safeText(text, color), INDENT + gutter, false)];
       const pill = exitPill(view.exitCode, view.signal, color);
       return [...title, ...body, ...(pill ? [`${INDENT}${paint(color, '└ ', 'dim')}${pill}`] : [])];
     }

@@ -29,7 +29,18 @@ const JS_KEYWORDS =
 const TS_EXTRA =
   ' interface type enum implements declare namespace readonly private protected public abstract keyof satisfies';
 
-const SPECS = {
+/** Languages the small tokenizer knows. */
+export type HighlightLanguage =
+  | 'javascript'
+  | 'typescript'
+  | 'python'
+  | 'r'
+  | 'shell'
+  | 'json'
+  | 'go'
+  | 'rust';
+
+const SPECS: Readonly<Record<HighlightLanguage, LangSpec>> = {
   javascript: {
     keywords: words(JS_KEYWORDS),
     constants: words('true false null undefined NaN Infinity'),
@@ -110,10 +121,7 @@ const SPECS = {
     multiline: '"',
     tripleQuotes: false,
   },
-} satisfies Record<string, LangSpec>;
-
-/** Languages the small tokenizer knows. */
-export type HighlightLanguage = keyof typeof SPECS;
+};
 
 const ALIASES: Readonly<Record<string, HighlightLanguage>> = {
   js: 'javascript',
@@ -161,7 +169,7 @@ const NUMBER_RE = /(?:0[xXbBoO][\da-fA-F_]+|\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\
 
 /** Splits source text into highlight tokens; concatenating their `text` gives back the input exactly. */
 export function tokenize(source: string, language: HighlightLanguage): Token[] {
-  const spec: LangSpec = SPECS[language];
+  const spec = SPECS[language];
   const tokens: Token[] = [];
   let plain = '';
   const flush = (): void => {

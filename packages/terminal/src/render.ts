@@ -4,7 +4,7 @@ import { artifactLines } from './artifact.js';
 import { type ToolResultData, toolCallLines, toolResultLines } from './cards.js';
 import { enforceStrictOutput } from './checker.js';
 import { type ResolvedRenderOptions, resolveRenderOptions, type TerminalRenderOptions } from './options.js';
-import { safeLines, trimFinalNewline } from './text.js';
+import { safeText, trimFinalNewline } from './text.js';
 
 /** Everything a host has about one tool call, for {@link renderToolCard}. */
 export interface ToolCardData extends ToolResultData {
@@ -23,7 +23,7 @@ function artifactFrame(source: unknown, options: ResolvedRenderOptions): string 
     return finish(artifactLines(source, options));
   } catch {
     // A renderer bug must not blank the result: show the portable value instead.
-    return finish(safeLines(trimFinalNewline(toolResultValue(source, '')), options.color));
+    return finish([safeText(trimFinalNewline(toolResultValue(source, '')), options.color)]);
   }
 }
 

@@ -1,5 +1,6 @@
 import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
-import { isolateLines, stripSgr } from './ansi.js';
+import { isolateText, stripSgr } from './ansi.js';
+import { enforceStrictOutput } from './checker.js';
 
 /** Compact JSON for display; never throws (cycles, bigint and functions get a fixed marker). */
 export function safeJson(value: unknown): string {
@@ -56,25 +57,34 @@ export function normaliseColonSgr(text: string): string {
   );
 }
 
-/** Sanitises untrusted text for the terminal; with colour off even the kept SGR colours are removed. */
+/**
+ * Sanitises untrusted text for the terminal with `sanitizeTerminalText`, then applies the strict rules
+ * (colon SGR rewritten, bidi marks and anything else the checker rejects removed); with colour off even the
+ * kept SGR colours are removed.
+ */
 export function sanitize(value: unknown, color: boolean): string {
   const raw = toText(value);
-  const clean = normaliseColonSgr(
-    sanitizeTerminalText(raw.includes('\r\n') ? raw.replace(/\r\n/g, '\n') : raw),
+  const clean = enforceStrictOutput(
+    normaliseColonSgr(sanitizeTerminalText(raw.includes('\r\n') ? raw.replace(/\r\n/g, '\n') : raw)),
   );
   return color ? clean : stripSgr(clean);
 }
 
-/** Untrusted multi-line text as sanitised lines whose colours are reset at every line end. */
+/** Untrusted multi-line text, sanitised, as one block whose colours are reset at every line end. */
+export function safeText(value: unknown, color: boolean): string {
+  const clean = sanitize(value, color);
+  return color ? isolateText(clean) : clean;
+}
+
+/** {@link safeText} split into lines. */
 export function safeLines(value: unknown, color: boolean): string[] {
-  const lines = sanitize(value, color).split('\n');
-  return color ? isolateLines(lines) : lines;
+  return safeText(value, color).split('\n');
 }
 
 /** Untrusted text for one line (titles, cells, paths): newlines become `↵`, tabs become a space. */
 export function safeInline(value: unknown, color: boolean): string {
   const flat = sanitize(value, color).replace(/\n/g, '↵').replace(/\t/g, ' ');
-  return color ? (isolateLines([flat])[0] ?? '') : flat;
+  return color ? isolateText(flat) : flat;
 }
 
 /** Removes one trailing newline, so `"a\n"` renders as one line. */
