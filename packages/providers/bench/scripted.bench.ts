@@ -40,11 +40,33 @@ const tools = Object.fromEntries(
   ]),
 );
 
+// Record the tour's 11 streams once, for the baseline to replay.
+const recorded: LanguageModelV3StreamPart[][] = [];
+{
+  const demo = demoModel({ disableDelays: true });
+  const recorder = new MockLanguageModelV3({
+    doStream: async (options) => {
+      const parts = await readAll((await demo.doStream(options)).stream);
+      recorded.push(parts);
+      return { stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: null }) };
+    },
+  });
+  await streamText({ model: recorder, prompt: 'tour', tools, stopWhen: stepCountIs(30) }).consumeStream();
+}
+
 describe('the whole demo tour through streamText (11 requests, in-memory tools)', () => {
   bench('demoModel + streamText', async () => {
-    const result = streamText({ model: demoModel(), prompt: 'tour', tools, stopWhen: stepCountIs(30) });
-    await result.consumeStream();
-    await result.text;
+    const model = demoModel({ disableDelays: true });
+    await streamText({ model, prompt: 'tour', tools, stopWhen: stepCountIs(30) }).consumeStream();
+  });
+  bench('baseline: MockLanguageModelV3 replaying the recorded tour + streamText', async () => {
+    let i = 0;
+    const model = new MockLanguageModelV3({
+      doStream: async () => ({
+        stream: simulateReadableStream({ chunks: recorded[i++] ?? [], chunkDelayInMs: null }),
+      }),
+    });
+    await streamText({ model, prompt: 'tour', tools, stopWhen: stepCountIs(30) }).consumeStream();
   });
 });
 

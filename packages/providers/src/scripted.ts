@@ -141,6 +141,8 @@ export interface ScriptedModelOptions {
   readonly delayMs?: number | undefined;
   /** Default longest delta in characters (default 24); text is split after whitespace first. */
   readonly chunkSize?: number | undefined;
+  /** Ignore every `delayMs`, the turns' own included (tests and benchmarks of scripts written with delays). */
+  readonly disableDelays?: boolean | undefined;
 }
 
 /** A deterministic `LanguageModelV3` that replays a script, with a little introspection for tests. */
@@ -552,6 +554,7 @@ class ScriptedLanguageModel implements ScriptedModel {
   readonly #steps: readonly (PlannedTurn | ((context: ScriptContext) => ScriptTurn | string))[];
   readonly #defaults: { delayMs: number; chunkSize: number };
   readonly #exhaustedText: string;
+  readonly #disableDelays: boolean;
   #cursor = 0;
   #prompts: LanguageModelV3Prompt[] = [];
 
@@ -568,6 +571,10 @@ class ScriptedLanguageModel implements ScriptedModel {
       options.exhaustedText === undefined
         ? SCRIPT_EXHAUSTED_TEXT
         : checkString(options.exhaustedText, 'options.exhaustedText');
+    if (options.disableDelays !== undefined && typeof options.disableDelays !== 'boolean') {
+      invalid('options.disableDelays', `expected a boolean, got ${describe(options.disableDelays)}`);
+    }
+    this.#disableDelays = options.disableDelays === true;
     this.#defaults = {
       delayMs: checkCount(options.delayMs, 'options.delayMs', { max: MAX_DELAY_MS }) ?? 0,
       chunkSize: checkCount(options.chunkSize, 'options.chunkSize', { positive: true }) ?? DEFAULT_CHUNK_SIZE,
@@ -669,17 +676,20 @@ class ScriptedLanguageModel implements ScriptedModel {
     const { turn, requestIndex } = this.#next(options);
     if (turn.throws !== undefined) throw this.#failure(turn.throws);
     const parts = streamParts(turn, requestIndex, this.modelId, options.prompt);
+    const delayMs = this.#disableDelays ? 0 : turn.delayMs;
     let index = 0;
     const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      // Without delays every part is queued at once (cheapest for the consumer); with delays one per pull.
+      start: (controller) => {
+        if (delayMs > 0) return;
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
       pull: async (controller) => {
         const part = parts[index];
-        if (part === undefined) {
-          controller.close();
-          return;
-        }
+        if (part === undefined) return;
         index += 1;
-        if (turn.delayMs > 0) await sleep(turn.delayMs, signal);
-        else if (signal?.aborted) throw abortReason(signal);
+        await sleep(delayMs, signal);
         controller.enqueue(part);
         if (index === parts.length) controller.close();
       },

@@ -108,10 +108,10 @@ function hostTools(cwd: string, run: HostRun, options: { enforceDeny: boolean })
   };
 }
 
-async function runDemo(options: { enforceDeny: boolean }) {
+async function runDemo(options: { enforceDeny: boolean; disableDelays?: boolean }) {
   const cwd = await copyDemoWorkspace(path.join(await tempDir(), 'ws'));
   const run: HostRun = { calls: [] };
-  const model = demoModel();
+  const model = demoModel({ disableDelays: options.disableDelays ?? true });
   const result = streamText({
     model,
     prompt: 'Show me around.',
@@ -125,7 +125,11 @@ async function runDemo(options: { enforceDeny: boolean }) {
 
 describe('the demo script through streamText and a stand-in host', () => {
   it('walks every built-in tool, meets the denial and acknowledges it', async () => {
-    const { cwd, run, steps, text, types, model } = await runDemo({ enforceDeny: true });
+    // With the script's own simulated latency, as a host runs it.
+    const { cwd, run, steps, text, types, model } = await runDemo({
+      enforceDeny: true,
+      disableDelays: false,
+    });
     const names = new Set(run.calls.map((c) => c.toolName));
     expect([...names].sort()).toEqual([
       'Bash',

@@ -234,6 +234,17 @@ describe('scriptedModel stream parts', () => {
     ).rejects.toBeDefined();
   });
 
+  it('skips every delay with disableDelays, including the turns own', async () => {
+    const model = scriptedModel([{ parts: [{ type: 'text', text: 'a b' }], delayMs: 60_000 }], {
+      disableDelays: true,
+    });
+    const parts = await streamOnce(model);
+    expect(
+      parts.filter((p) => p.type === 'text-delta').map((p) => p.type === 'text-delta' && p.delta),
+    ).toEqual(['a ', 'b']);
+    expect(() => scriptedModel([], { disableDelays: 'yes' as never })).toThrow(/disableDelays/u);
+  });
+
   it('gives concurrent requests distinct turns in call order', async () => {
     const model = scriptedModel(['first', 'second']);
     const [a, b] = await Promise.all([model.doStream(callOptions()), model.doStream(callOptions())]);
