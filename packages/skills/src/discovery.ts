@@ -89,10 +89,9 @@ export function skillDirectories(
   return all.filter((s, i) => lastIndex.get(s.dir) === i);
 }
 
-/** A parsed SKILL.md as cached: either a valid skill with its body, or only warnings. */
+/** A parsed SKILL.md as cached: frontmatter of a valid skill and/or warnings (bodies are not kept in memory). */
 interface ParsedFile {
   readonly frontmatter?: SkillFrontmatter;
-  readonly body: string;
   readonly warnings: readonly SkillWarning[];
   /** The meta built from this file last time (re-used while the source dir and kind are the same). */
   meta?: SkillMeta;
@@ -225,15 +224,13 @@ function parseBytes(bytes: Uint8Array, path: string, folderName: string): Parsed
     text = utf8.decode(bytes);
   } catch {
     return {
-      body: '',
       warnings: [{ file: path, code: 'not-utf8', reason: 'file is not valid UTF-8', skipped: true }],
     };
   }
   const split = splitFrontmatter(normaliseText(text));
-  if (!split.ok)
-    return { body: '', warnings: [{ file: path, code: split.code, reason: split.reason, skipped: true }] };
+  if (!split.ok) return { warnings: [{ file: path, code: split.code, reason: split.reason, skipped: true }] };
   const validation = validateFrontmatter(split.data, path, folderName);
-  if (!validation.ok) return { body: '', warnings: validation.warnings };
+  if (!validation.ok) return { warnings: validation.warnings };
   const warnings = [...validation.warnings];
   if (split.body.trim() === '') {
     warnings.push({
@@ -243,7 +240,34 @@ function parseBytes(bytes: Uint8Array, path: string, folderName: string): Parsed
       skipped: false,
     });
   }
-  return { frontmatter: validation.value, body: split.body, warnings };
+  return { frontmatter: validation.value, warnings };
+}
+
+/** Reads the body of a SKILL.md (text after the frontmatter) or says why it cannot. */
+export async function readSkillBody(
+  path: string,
+  cap: number,
+): Promise<{ ok: true; body: string } | { ok: false; reason: string }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    return { ok: false, reason: errMessage(error) };
+  }
+  if (bytes.byteLength > cap) {
+    return {
+      ok: false,
+      reason: `file is ${bytes.byteLength} bytes, over the ${cap}-byte cap (maxFileBytes)`,
+    };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { ok: false, reason: 'file is not valid UTF-8' };
+  }
+  const split = splitFrontmatter(normaliseText(text));
+  return split.ok ? { ok: true, body: split.body } : { ok: false, reason: split.reason };
 }
 
 type Probe =
@@ -266,7 +290,6 @@ function probeSkillFile(path: string, folderName: string, cap: number, cache: Sk
     return {
       kind: 'done',
       parsed: {
-        body: '',
         warnings: [{ file: path, code: 'unreadable', reason: errMessage(error), skipped: true }],
       },
     };
@@ -277,7 +300,6 @@ function probeSkillFile(path: string, folderName: string, cap: number, cache: Sk
     return {
       kind: 'done',
       parsed: {
-        body: '',
         warnings: [
           { file: path, code: 'unreadable', reason: 'SKILL.md is not a regular file', skipped: true },
         ],
@@ -292,7 +314,6 @@ function probeSkillFile(path: string, folderName: string, cap: number, cache: Sk
 
 function tooLarge(path: string, size: bigint | number, cap: number): ParsedFile {
   return {
-    body: '',
     warnings: [
       {
         file: path,
@@ -320,7 +341,6 @@ async function readSkillFile(
         bytes.byteLength > cap ? tooLarge(path, bytes.byteLength, cap) : parseBytes(bytes, path, folderName);
     } catch (error) {
       return {
-        body: '',
         warnings: [{ file: path, code: 'unreadable', reason: errMessage(error), skipped: true }],
       };
     }
@@ -392,20 +412,14 @@ async function listFolders(
   }
 }
 
-/** A winning skill with its body, as used internally by loading. */
-interface DiscoveredSkill {
-  readonly meta: SkillMeta;
-  readonly body: string;
-}
-
 /** Discovers skills with precedence applied; internal form of {@link listSkillsMeta}. */
 export async function discoverSkills(
   options: SkillDiscoveryOptions,
-): Promise<{ skills: Map<string, DiscoveredSkill>; warnings: SkillWarning[] }> {
+): Promise<{ skills: Map<string, SkillMeta>; warnings: SkillWarning[]; cap: number }> {
   const cache = options.cache ?? sharedCache;
   const cap = resolveCap(options.maxFileBytes);
   const warnings: SkillWarning[] = [];
-  const skills = new Map<string, DiscoveredSkill>();
+  const skills = new Map<string, SkillMeta>();
   for (const source of skillDirectories(options)) {
     const folders = await listFolders(source.dir, cache, warnings);
     const parsed = await loadFolders(source.dir, folders, cap, cache);
@@ -433,17 +447,15 @@ export async function discoverSkills(
         });
       }
       inThisDir.set(p.frontmatter.name, path);
-      skills.set(p.frontmatter.name, { meta, body: p.body });
+      skills.set(p.frontmatter.name, meta);
     });
   }
-  return { skills, warnings };
+  return { skills, warnings, cap };
 }
 
 /** Lists valid skills from every skill directory (later directories override earlier ones by name) with warnings. */
 export async function listSkillsMeta(options: SkillDiscoveryOptions): Promise<SkillList> {
   const { skills, warnings } = await discoverSkills(options);
-  const metas = [...skills.values()]
-    .map((s) => s.meta)
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const metas = [...skills.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { skills: metas, warnings };
 }

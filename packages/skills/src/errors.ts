@@ -1,5 +1,5 @@
 /** Stable codes carried by {@link SkillError}. */
-export type SkillErrorCode = 'SKILL_NOT_FOUND' | 'INVALID_TOOL_INPUT';
+export type SkillErrorCode = 'SKILL_NOT_FOUND' | 'SKILL_UNREADABLE' | 'INVALID_TOOL_INPUT';
 
 /** The package's one error class; `code` is stable and safe to switch on. */
 export class SkillError extends Error {

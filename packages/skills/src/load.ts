@@ -1,4 +1,4 @@
-import { type SkillDiscoveryOptions, discoverSkills } from './discovery.js';
+import { discoverSkills, readSkillBody, type SkillDiscoveryOptions } from './discovery.js';
 import { SkillError } from './errors.js';
 
 /** Options for {@link loadSkillPrompt}: discovery options plus the raw argument string. */
@@ -37,10 +37,11 @@ export function substituteArguments(body: string, args: string): string {
 
 /**
  * Loads the body (without frontmatter) of the winning skill named `name`, with arguments substituted.
- * Throws a {@link SkillError} `SKILL_NOT_FOUND` listing the available names when there is no such skill.
+ * Throws a {@link SkillError} `SKILL_NOT_FOUND` listing the available names when there is no such skill, and
+ * `SKILL_UNREADABLE` when the file changed into something unreadable between discovery and reading.
  */
 export async function loadSkillPrompt(name: string, options: SkillLoadOptions): Promise<string> {
-  const { skills } = await discoverSkills(options);
+  const { skills, cap } = await discoverSkills(options);
   const skill = skills.get(name);
   if (!skill) {
     const available = [...skills.keys()].sort();
@@ -53,7 +54,18 @@ export async function loadSkillPrompt(name: string, options: SkillLoadOptions): 
       },
     );
   }
-  return substituteArguments(skill.body, options.args ?? '');
+  // Bodies are read on demand (the cache keeps metadata only), so a large skill costs memory only while used.
+  const body = await readSkillBody(skill.path, cap);
+  if (!body.ok) {
+    throw new SkillError(
+      'SKILL_UNREADABLE',
+      `Skill "${name}" could not be read (${skill.path}): ${body.reason}`,
+      {
+        available: [...skills.keys()].sort(),
+      },
+    );
+  }
+  return substituteArguments(body.body, options.args ?? '');
 }
 
 /** Shortens and de-controls a model- or user-supplied name before it goes into an error message. */

@@ -18,7 +18,9 @@ import {
 describe('public types', () => {
   it('closed unions stay closed', () => {
     expectTypeOf<SkillSourceKind>().toEqualTypeOf<'user' | 'project' | 'host'>();
-    expectTypeOf<SkillErrorCode>().toEqualTypeOf<'SKILL_NOT_FOUND' | 'INVALID_TOOL_INPUT'>();
+    expectTypeOf<SkillErrorCode>().toEqualTypeOf<
+      'SKILL_NOT_FOUND' | 'SKILL_UNREADABLE' | 'INVALID_TOOL_INPUT'
+    >();
     expectTypeOf<SkillWarning['code']>().toEqualTypeOf<SkillWarningCode>();
     expectTypeOf<'too-large'>().toMatchTypeOf<SkillWarningCode>();
     // @ts-expect-error an unknown warning code is not assignable
