@@ -31,8 +31,15 @@ export function substituteArguments(body: string, args: string): string {
     const n = Number(index);
     return n <= parts.length ? (parts[n - 1] as string) : match;
   });
-  if (!used && raw !== '') return `${out.replace(/\n*$/, '')}\n\nARGUMENTS: ${raw}`;
+  if (!used && raw !== '') return `${trimTrailingNewlines(out)}\n\nARGUMENTS: ${raw}`;
   return out;
+}
+
+// A loop rather than /\n*$/: that regex is quadratic on long runs of newlines.
+function trimTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return text.slice(0, end);
 }
 
 /**

@@ -69,6 +69,15 @@ describe('substituteArguments', () => {
     );
   });
 
+  it('replacement patterns in args ($&, $1, $$) are inserted literally', () => {
+    expect(substituteArguments('[$ARG1] [$ARGUMENTS]', "$& $1 $$ $'")).toBe("[$&] [$& $1 $$ $']");
+  });
+
+  it('a body of many newlines with appended args stays linear (no regex backtracking)', () => {
+    const body = `${'\n'.repeat(200_000)}x${'\n'.repeat(100_000)}`;
+    expect(substituteArguments(body, 'a')).toBe(`${'\n'.repeat(200_000)}x\n\nARGUMENTS: a`);
+  });
+
   it('splitArguments splits on any whitespace run', () => {
     expect(splitArguments(' a\n b\t\tc  ')).toEqual(['a', 'b', 'c']);
     expect(splitArguments('   ')).toEqual([]);
