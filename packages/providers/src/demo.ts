@@ -47,8 +47,10 @@ function call(toolName: string, input: Record<string, unknown>, intent: string) 
   return { type: 'tool-call' as const, toolName, input: { ...input, _intent: intent } };
 }
 
-/** Finds a job id in a background Bash result, whatever shape the host's tool gives it. */
-export function findJobId(text: string): string | undefined {
+/** Finds a job id in a background Bash result, whatever shape the host's tool gives it (only its start is read). */
+export function findJobId(result: string): string | undefined {
+  // The id comes first in any sane message; the cap also keeps the patterns linear on huge outputs.
+  const text = typeof result === 'string' ? result.slice(0, 2_000) : '';
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === 'object' && parsed !== null) {

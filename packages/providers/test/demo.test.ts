@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stepCountIs, streamText, type ToolSet } from 'ai';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   DEMO_DENIED_COMMAND,
@@ -221,6 +222,24 @@ describe('findJobId', () => {
     ['', undefined],
   ])('finds the id in %j', (text, id) => {
     expect(findJobId(text)).toBe(id);
+  });
+});
+
+describe('findJobId on hostile input', () => {
+  it('never throws and stays fast on huge adversarial text', () => {
+    expect(findJobId('job_'.repeat(200_000))).toBeUndefined();
+    expect(findJobId(`id ${'a'.repeat(500_000)}`)).toBeUndefined();
+    expect(findJobId(123 as never)).toBeUndefined();
+  });
+
+  it('answers a string or undefined for any text (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        const id = findJobId(text);
+        return id === undefined || (typeof id === 'string' && id.length > 0 && text.includes(id));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -172,6 +172,8 @@ const anthropicError: Protocol['error'] = (status, message) => ({
   json: { type: 'error', error: { type: 'authentication_error', message } },
 });
 
+const testHeaders = { 'x-codeagent-test': 'yes' };
+
 const protocols: Protocol[] = [
   {
     name: 'openai-compatible (chat/completions)',
@@ -182,6 +184,7 @@ const protocols: Protocol[] = [
         baseURL: `${url}/v1`,
         model: 'qwen2.5-coder:7b',
         apiKey: 'k-compat',
+        headers: testHeaders,
       }),
     authHeader: (h) => h.authorization,
     text: chatText,
@@ -192,7 +195,13 @@ const protocols: Protocol[] = [
     name: 'openai (Responses API, the default)',
     path: '/v1/responses',
     model: (url) =>
-      createModel({ provider: 'openai', baseURL: `${url}/v1`, apiKey: 'k-openai', model: 'gpt-4.1' }),
+      createModel({
+        provider: 'openai',
+        baseURL: `${url}/v1`,
+        apiKey: 'k-openai',
+        model: 'gpt-4.1',
+        headers: testHeaders,
+      }),
     authHeader: (h) => h.authorization,
     text: responsesText,
     tool: responsesTool,
@@ -208,6 +217,7 @@ const protocols: Protocol[] = [
         apiKey: 'k-openai',
         model: 'gpt-4o',
         api: 'chat',
+        headers: testHeaders,
       }),
     authHeader: (h) => h.authorization,
     text: chatText,
@@ -217,7 +227,13 @@ const protocols: Protocol[] = [
   {
     name: 'anthropic (messages)',
     path: '/v1/messages',
-    model: (url) => createModel({ provider: 'anthropic', baseURL: `${url}/v1`, apiKey: 'k-anthropic' }),
+    model: (url) =>
+      createModel({
+        provider: 'anthropic',
+        baseURL: `${url}/v1`,
+        apiKey: 'k-anthropic',
+        headers: testHeaders,
+      }),
     authHeader: (h) => h['x-api-key'],
     text: anthropicText,
     tool: anthropicTool,
@@ -255,6 +271,7 @@ describe.each(protocols)('$name against a loopback fake', (protocol) => {
     expect(request?.path).toBe(protocol.path);
     expect(protocol.authHeader(request?.headers ?? {})).toBe(expectedAuth[protocol.name]);
     expect(request?.body.model).toBe(resolved.modelId);
+    expect(request?.headers['x-codeagent-test']).toBe('yes');
   });
 
   it('streams a tool call whose arguments arrive split over chunks', async () => {
@@ -304,5 +321,26 @@ describe('modelFromEnv over real HTTP', () => {
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
     // includeUsage is on, so the server is asked for the final usage chunk.
     expect(server.requests[0]?.body.stream_options).toEqual({ include_usage: true });
+  });
+
+  it('routes requests through a custom fetch', async () => {
+    server = await startFakeServer(() => anthropicText(['via fetch'], { input: 3, output: 2 }));
+    const seen: string[] = [];
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      seen.push(String(input instanceof Request ? input.url : input));
+      return globalThis.fetch(input, init);
+    };
+    const resolved = modelFromEnv({
+      env: {
+        CODEAGENT_PROVIDER: 'anthropic',
+        ANTHROPIC_API_KEY: 'k',
+        CODEAGENT_BASE_URL: `${server.url}/v1`,
+        CODEAGENT_MODEL: 'claude-3-5-haiku-latest',
+      },
+      fetch,
+    });
+    expect(resolved).toMatchObject({ provider: 'anthropic', maxOutputTokens: 8_192 });
+    expect(await streamText({ model: resolved!.model, prompt: 'hi', maxRetries: 0 }).text).toBe('via fetch');
+    expect(seen).toEqual([`${server.url}/v1/messages`]);
   });
 });
