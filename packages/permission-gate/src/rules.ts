@@ -61,7 +61,7 @@ function compileRule(raw: unknown): { ok: true; compiled: Compiled } | { ok: fal
       ok: true,
       compiled: {
         rule: pattern === undefined ? { text, tool } : { text, tool, pattern },
-        path: pattern === undefined ? undefined : compileGlob(pattern, 'path'),
+        path: pattern === undefined ? undefined : compileGlob(pathPattern(pattern), 'path'),
         free: pattern === undefined ? undefined : compileGlob(pattern, 'text'),
         tool: tool.includes('*') ? compileGlob(tool, 'text') : undefined,
       },
@@ -86,6 +86,11 @@ export type SafeParseRuleResult =
       /** Why, starting with `unparsable rule "<rule>"`. */
       readonly error: string;
     };
+
+/** Path patterns are written relative to the working directory; a leading `./` matches normalised paths. */
+function pathPattern(pattern: string): string {
+  return pattern.replace(/^(?:\.\/)+(?=.)/, '');
+}
 
 /** Parses `Tool` or `Tool(pattern)`; returns an error string for an unparsable rule. */
 export function safeParseRule(raw: unknown): SafeParseRuleResult {
@@ -129,6 +134,8 @@ interface CompiledRule {
   readonly pattern: string | undefined;
   readonly path: GlobMatcher | undefined;
   readonly free: GlobMatcher | undefined;
+  readonly textPrefix: string;
+  readonly pathPrefix: string;
 }
 
 interface ToolMatcher {
@@ -203,7 +210,15 @@ export class RuleIndex {
         }
         size++;
         const { rule, path, free, tool } = r.compiled;
-        const compiled: CompiledRule = { text: rule.text, list, pattern: rule.pattern, path, free };
+        const compiled: CompiledRule = {
+          text: rule.text,
+          list,
+          pattern: rule.pattern,
+          path,
+          free,
+          textPrefix: rule.pattern === undefined ? '' : literalPrefix(rule.pattern),
+          pathPrefix: rule.pattern === undefined ? '' : literalPrefix(pathPattern(rule.pattern)),
+        };
         if (tool !== undefined) {
           this.wildcard.push({ tool, rule: compiled });
         } else {
@@ -253,10 +268,10 @@ export class RuleIndex {
   ): RuleMatch | undefined {
     const b = this.bucket(name);
     if (b.deny.length === 0 && b.ask.length === 0 && b.allow.length === 0) return undefined;
-    const arg = primaryArgument(input, meta);
+    const subject = new Subject(primaryArgument(input, meta), cwd);
     for (const list of LISTS) {
       for (const rule of b[list]) {
-        if (ruleMatches(rule, arg, cwd)) return { rule: rule.text, list };
+        if (ruleMatches(rule, subject)) return { rule: rule.text, list };
       }
     }
     return undefined;
@@ -289,29 +304,69 @@ export function primaryArgument(input: unknown, meta?: ToolMeta): PrimaryArgumen
   return undefined;
 }
 
-function ruleMatches(
-  rule: CompiledRule,
-  arg: PrimaryArgument | undefined,
-  cwd: NormalisedPath | undefined,
-): boolean {
+/** The primary argument of one call, with the derived forms computed at most once per evaluation. */
+class Subject {
+  private allowForms: string[] | undefined;
+  private restrictForms: string[] | undefined;
+  private meta: boolean | undefined;
+  private parts: string[] | undefined;
+
+  constructor(
+    readonly arg: PrimaryArgument | undefined,
+    private readonly cwd: NormalisedPath | undefined,
+  ) {}
+
+  allowCandidates(value: string): string[] {
+    this.allowForms ??= allowCandidates(value, this.cwd);
+    return this.allowForms;
+  }
+
+  restrictCandidates(value: string): string[] {
+    this.restrictForms ??= restrictCandidates(value, this.cwd);
+    return this.restrictForms;
+  }
+
+  hasShellMeta(value: string): boolean {
+    this.meta ??= hasShellMetacharacters(value);
+    return this.meta;
+  }
+
+  subCommands(value: string): string[] {
+    this.parts ??= value
+      .split(SHELL_SPLIT)
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+    return this.parts;
+  }
+}
+
+function test(m: GlobMatcher, prefix: string, s: string): boolean {
+  return s.startsWith(prefix) && m.test(s);
+}
+
+function ruleMatches(rule: CompiledRule, subject: Subject): boolean {
   if (rule.pattern === undefined) return true;
   const restrictive = rule.list !== 'allow';
+  const arg = subject.arg;
   // Fail closed: a deny/ask pattern applies when the argument cannot be determined; an allow pattern never does.
   if (arg === undefined) return restrictive;
-  if (TEXT_KEYS.has(arg.key)) {
+  const { value, key } = arg;
+  if (TEXT_KEYS.has(key)) {
     const re = rule.free as GlobMatcher;
     if (!restrictive)
-      return arg.key === 'command' && hasShellMetacharacters(arg.value) ? false : re.test(arg.value);
-    if (re.test(arg.value)) return true;
-    if (arg.key !== 'command') return false;
+      return key === 'command' && subject.hasShellMeta(value) ? false : test(re, rule.textPrefix, value);
+    if (test(re, rule.textPrefix, value)) return true;
+    if (key !== 'command') return false;
     // A deny/ask rule also applies to every chained sub-command: `ls; rm -rf /` is caught by `Bash(rm *)`.
-    for (const part of arg.value.split(SHELL_SPLIT)) {
-      const t = part.trim();
-      if (t !== '' && re.test(t)) return true;
-    }
-    return false;
+    return subject.subCommands(value).some((part) => test(re, rule.textPrefix, part));
   }
   const re = rule.path as GlobMatcher;
-  const candidates = restrictive ? restrictCandidates(arg.value, cwd) : allowCandidates(arg.value, cwd);
-  return candidates.some((c) => re.test(c));
+  const candidates = restrictive ? subject.restrictCandidates(value) : subject.allowCandidates(value);
+  return candidates.some((c) => test(re, rule.pathPrefix, c));
+}
+
+/** The literal text a pattern starts with (before any glob syntax); a cheap pre-check before the matcher. */
+function literalPrefix(pattern: string): string {
+  const i = pattern.search(/[*?[{\\]/);
+  return i === -1 ? pattern : pattern.slice(0, i);
 }

@@ -153,6 +153,13 @@ describe('path patterns', () => {
     expect(edit('/home/u/proj/src/secret/key')).toBe('deny');
   });
 
+  it('a leading ./ in a path pattern matches normalised paths', () => {
+    const g = createPermissionGate({ rules: { allow: ['Edit(./src/**)'] } });
+    expect(g.evaluate('Edit', { file_path: 'src/a.ts' }).decision).toBe('allow');
+    expect(g.evaluate('Edit', { file_path: './src/a.ts' }).decision).toBe('allow');
+    expect(g.evaluate('Edit', { file_path: './lib/a.ts' }).decision).toBe('ask');
+  });
+
   it('NUL bytes never match allow rules', () => {
     expect(edit('src/a.ts\u0000.png')).toBe('ask');
   });
