@@ -10,6 +10,8 @@ import {
   type ScriptedModel,
   type ScriptPart,
   type ScriptStep,
+  type ScriptThrow,
+  type ScriptTurn,
   scriptedModel,
 } from '../src/index.js';
 
@@ -44,5 +46,10 @@ describe('types', () => {
     scriptedModel([{ parts: [{ type: 'image', data: '' }] }]);
     // @ts-expect-error finish reasons are the V3 unified set
     scriptedModel([{ finishReason: 'done' }]);
+    expectTypeOf<ScriptTurn['throws']>().toEqualTypeOf<string | ScriptThrow | undefined>();
+    // @ts-expect-error a failure needs a message
+    scriptedModel([{ throws: { statusCode: 500 } }]);
+    // @ts-expect-error a step function must return a turn or a string
+    scriptedModel([() => 42]);
   });
 });
