@@ -64,25 +64,25 @@ interface Container {
 }
 
 /**
- * Finds the artifact candidate: a bare artifact (`schema` is the protocol's), a ToolResult
+ * Finds the artifact candidate: a bare artifact (`schema` is the protocol's; returned as is), a ToolResult
  * (`extra.codeagent.artifact`) or a stream event (`artifact`). A container that throws while being read
  * yields no candidate. Never throws.
  */
-function locate(x: object): { candidate: unknown; container: boolean } | null {
+function locate(x: object): unknown {
   try {
     const o = x as Container;
-    if (o.schema === TOOL_ARTIFACT_SCHEMA) return { candidate: o, container: false };
+    if (o.schema === TOOL_ARTIFACT_SCHEMA) return o;
     const extra = o.extra;
     if (typeof extra === 'object' && extra !== null) {
       const codeagent = extra.codeagent;
       if (typeof codeagent === 'object' && codeagent !== null) {
         const artifact = codeagent.artifact;
-        if (artifact !== undefined) return { candidate: artifact, container: true };
+        if (artifact !== undefined) return artifact;
       }
     }
-    return { candidate: o.artifact, container: true };
+    return o.artifact;
   } catch {
-    return null;
+    return undefined;
   }
 }
 
@@ -113,12 +113,12 @@ function containerForcesError(x: object): boolean {
 export function toolResultArtifact(x: unknown, options?: ToolResultArtifactOptions): ToolArtifact | null {
   const filter = options === undefined ? DEFAULT_FILTER : versionFilter(options);
   if (typeof x !== 'object' || x === null) return null;
-  const found = locate(x);
-  if (found === null) return null;
-  const artifact = snapshotArtifact(found.candidate, filter);
+  const candidate = locate(x);
+  const artifact = snapshotArtifact(candidate, filter);
   if (artifact === null) return null;
-  if (artifact.version !== 1) return withExtraKeys(artifact, found.candidate as object);
-  if (artifact.kind === 'error' || (found.container && containerForcesError(x))) artifact.status = 'error';
+  if (artifact.version !== 1) return withExtraKeys(artifact, candidate as object);
+  // A bare artifact (candidate === x) has no container that could force an error.
+  if (artifact.kind === 'error' || (candidate !== x && containerForcesError(x))) artifact.status = 'error';
   return artifact;
 }
 

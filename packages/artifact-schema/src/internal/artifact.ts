@@ -18,7 +18,8 @@ export function snapshotArtifact(x: unknown, versions: readonly number[] | null 
     const version = o.version;
     if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return null;
     // Filtering here, before any other read or allocation, keeps rejecting an unsupported version cheap.
-    if (versions !== null && !versions.includes(version)) return null;
+    if (versions !== null && (versions.length === 1 ? versions[0] !== version : !versions.includes(version)))
+      return null;
     const kind = o.kind;
     if (typeof kind !== 'string' || kind.length === 0) return null;
     const status = o.status;
