@@ -203,11 +203,6 @@ export function isolateText(text: string): string {
   return chunks.join('');
 }
 
-/** {@link isolateText} for text already split into lines. */
-export function isolateLines(lines: readonly string[]): string[] {
-  return isolateText(lines.join('\n')).split('\n');
-}
-
 /** Prefixes every line of a multi-line block (`skipEmpty`: leave empty lines empty, no trailing spaces). */
 export function prefixBlock(text: string, prefix: string, skipEmpty = true): string {
   if (!skipEmpty) return prefix + text.replaceAll('\n', `\n${prefix}`);

@@ -73,7 +73,13 @@ export function renderTableLines(payload: unknown, options: ResolvedRenderOption
   const { color, width, maxTableRows } = options;
   const allColumns = columnsOf(payload, df);
   if (allColumns.length === 0) {
-    return [paint(color, `(empty table: ${df.length} ${df.length === 1 ? 'row' : 'rows'})`, 'dim')];
+    return [
+      paint(
+        color,
+        truncateToWidth(`(empty table: ${df.length} ${df.length === 1 ? 'row' : 'rows'})`, width),
+        'dim',
+      ),
+    ];
   }
   const shownRows = df.slice(0, maxTableRows);
   const headers = allColumns.map((c) => safeInline(c.key, color));

@@ -100,3 +100,22 @@ describe('strict checker', () => {
     expect(enforceStrictOutput(`${RED}ok\u001b[2J${RESET}`)).toBe(`${RED}ok[2J${RESET}`);
   });
 });
+
+describe('line isolation (internal)', () => {
+  test('colour carried across lines is re-applied and reset; uncoloured lines are untouched', async () => {
+    const { isolateText } = await import('../src/ansi.js');
+    expect(isolateText('a\nb')).toBe('a\nb');
+    expect(isolateText(`x\n${RED}one\ntwo\u001b[0m\nthree`)).toBe(
+      `x\n${RED}one${RESET}\n${RED}two${RESET}\nthree`,
+    );
+    expect(isolateText(`\u001b[1m\u001b[31mb\n\u001b[0;32mg\nz`)).toBe(
+      `\u001b[1m\u001b[31mb${RESET}\n\u001b[1m\u001b[31m\u001b[0;32mg${RESET}\n\u001b[32mz${RESET}`,
+    );
+  });
+  test('prefixBlock indents non-empty lines, or every line when asked', async () => {
+    const { prefixBlock } = await import('../src/ansi.js');
+    expect(prefixBlock('a\n\nb', '> ')).toBe('> a\n\n> b');
+    expect(prefixBlock('a\n\nb', '> ', false)).toBe('> a\n> \n> b');
+    expect(prefixBlock('', '> ')).toBe('');
+  });
+});

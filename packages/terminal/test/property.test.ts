@@ -91,6 +91,31 @@ describe('any string placed anywhere renders safely and never throws', () => {
   });
 });
 
+describe('tables fit the width', () => {
+  test('any cells (wide characters, SGR, hostile text) and any width: no line is wider than the width', () => {
+    const cell = fc.oneof(
+      hostile,
+      fc.integer(),
+      fc.constant(null),
+      fc.constantFrom('漢字漢字漢字', '👩‍💻👩‍💻', '\u001b[31mred\u001b[0m'),
+    );
+    const rows = fc.array(
+      fc.dictionary(fc.constantFrom('a', 'b', '名前', 'long column name', '\u001b[1mk'), cell),
+      {
+        maxLength: 6,
+      },
+    );
+    fc.assert(
+      fc.property(rows, fc.integer({ min: 8, max: 80 }), fc.boolean(), (df, width, color) => {
+        const out = renderArtifact(result('t', artifact('table', { df })), { color, width });
+        for (const line of out.split('\n')) expect(visibleWidth(line)).toBeLessThanOrEqual(width);
+        expect(findUnsafeTerminalBytes(out)).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('width helpers', () => {
   test('truncateToWidth never exceeds the width and keeps a prefix of the visible text', () => {
     fc.assert(

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { toolResult } from '@codeagent/artifact-schema';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { loadInjectionCorpus } from '../src/corpus.js';
 import { createTerminalRenderer } from '../src/index.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -61,6 +62,10 @@ describe('README', () => {
     });
     quickStart();
     expect(`${lines.join('\n')}\n`).toBe(blocks('text')[0]);
+  });
+
+  test('the README states the real size of the shipped corpus', () => {
+    expect(readme).toContain(`(${loadInjectionCorpus().payloads.length} payloads:`);
   });
 
   test('with FORCE_COLOR the tool colour survives and is reset', () => {
