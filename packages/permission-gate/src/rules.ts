@@ -123,6 +123,9 @@ function balanced(s: string): boolean {
 const SHELL_META = /[;&|`\n\r<>\u0000]|\$\(/;
 const SHELL_SPLIT = /(?:&&|\|\||[;&|\n\r`]|\$\(|\))/;
 
+/** Whitespace, control characters and backslashes: a URL containing any of them never matches an allow rule. */
+const UNSAFE_URL = /[\u0000-\u0020\u007f-\u009f\\]/;
+
 /** True when a shell command contains chaining, substitution or redirection syntax. */
 export function hasShellMetacharacters(command: string): boolean {
   return SHELL_META.test(command);
@@ -353,8 +356,10 @@ function ruleMatches(rule: CompiledRule, subject: Subject): boolean {
   const { value, key } = arg;
   if (TEXT_KEYS.has(key)) {
     const re = rule.free as GlobMatcher;
-    if (!restrictive)
-      return key === 'command' && subject.hasShellMeta(value) ? false : test(re, rule.textPrefix, value);
+    if (!restrictive) {
+      if (key === 'command' ? subject.hasShellMeta(value) : UNSAFE_URL.test(value)) return false;
+      return test(re, rule.textPrefix, value);
+    }
     if (test(re, rule.textPrefix, value)) return true;
     if (key !== 'command') return false;
     // A deny/ask rule also applies to every chained sub-command: `ls; rm -rf /` is caught by `Bash(rm *)`.

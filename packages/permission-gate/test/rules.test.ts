@@ -177,6 +177,9 @@ describe('primary argument', () => {
     const gate = createPermissionGate({ rules: { allow: ['WebFetch(https://docs.example.org/*)'] } });
     expect(gate.evaluate('WebFetch', { url: 'https://docs.example.org/a/b?c' }).decision).toBe('allow');
     expect(gate.evaluate('WebFetch', { url: 'https://docs.example.org.evil.test/' }).decision).toBe('ask');
+    expect(gate.evaluate('WebFetch', { url: 'https://docs.example.org/a b' }).decision).toBe('ask');
+    expect(gate.evaluate('WebFetch', { url: 'https://docs.example.org/\\@evil.test' }).decision).toBe('ask');
+    expect(gate.evaluate('WebFetch', { url: 'https://docs.example.org/x\n' }).decision).toBe('ask');
   });
 
   it('honours a declared primaryArgument', () => {
