@@ -226,3 +226,51 @@ describe('tool-name globs', () => {
     expect(gate.evaluate('mcp__s__t1', {}).decision).toBe('allow');
   });
 });
+
+describe('rule parsing properties', () => {
+  it('safeParseRule never throws, and a rule it accepts always compiles into a gate', async () => {
+    const fc = (await import('fast-check')).default;
+    const piece = fc.constantFrom(
+      'Bash',
+      'Edit',
+      'mcp__s__*',
+      '(',
+      ')',
+      '*',
+      '**',
+      '{',
+      '}',
+      ',',
+      '[',
+      ']',
+      '!',
+      '\\',
+      ':',
+      ' ',
+      'a',
+      '/',
+      '..',
+      '\u202e',
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 20 }),
+          fc.array(piece, { maxLength: 8 }).map((a) => a.join('')),
+        ),
+        (raw) => {
+          const r = safeParseRule(raw);
+          if (r.ok) {
+            const gate = createPermissionGate({ rules: { deny: [raw] } });
+            expect(['allow', 'ask', 'deny']).toContain(
+              gate.evaluate(r.rule.tool.replace(/\*/g, 'x'), { command: raw }).decision,
+            );
+          } else {
+            expect(() => createPermissionGate({ rules: { allow: [raw] } })).toThrow(PermissionGateError);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
