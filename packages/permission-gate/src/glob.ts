@@ -320,25 +320,30 @@ function unbounded(tokens: readonly Token[]): number {
   return n;
 }
 
-/** Compiles a glob into a matcher; throws `GlobSyntaxError` for malformed patterns. */
+/**
+ * Compiles a glob into a matcher; throws `GlobSyntaxError` for malformed patterns. The pattern is parsed
+ * eagerly (so errors surface here); the RegExp or NFA is built on the first `test`.
+ */
 export function compileGlob(pattern: string, flavour: GlobFlavour): GlobMatcher {
   const alternatives = expandBraces(pattern).map((p) => tokenize(p, flavour));
-  // One unbounded wildcard per alternative cannot backtrack catastrophically: use the RegExp engine.
-  if (alternatives.every((a) => unbounded(a) <= 1)) {
-    let re: RegExp;
-    try {
-      re = new RegExp(`^(?:${alternatives.map(regexSource).join('|')})$`, 'u');
-    } catch (e) {
-      throw new GlobSyntaxError(e instanceof Error ? e.message : String(e));
+  let run: ((input: string) => boolean) | undefined;
+  const build = (): ((input: string) => boolean) => {
+    // One unbounded wildcard per alternative cannot backtrack catastrophically: use the RegExp engine.
+    if (alternatives.every((a) => unbounded(a) <= 1)) {
+      const re = new RegExp(`^(?:${alternatives.map(regexSource).join('|')})$`, 'u');
+      return (input) => re.test(input);
     }
-    return { pattern, test: (input) => re.test(input) };
-  }
-  const lowered = alternatives.map(toNodes);
-  const lits = alternatives.map((a) => (a[0]?.t === 'lit' ? a[0].c : undefined));
+    const lowered = alternatives.map(toNodes);
+    const lits = alternatives.map((a) => (a[0]?.t === 'lit' ? a[0].c : undefined));
+    return (input) =>
+      lowered.some((a, i) => (lits[i] === undefined || input.startsWith(lits[i])) && nfaTest(a, input));
+  };
   return {
     pattern,
-    test: (input) =>
-      lowered.some((a, i) => (lits[i] === undefined || input.startsWith(lits[i])) && nfaTest(a, input)),
+    test: (input) => {
+      run ??= build();
+      return run(input);
+    },
   };
 }
 
