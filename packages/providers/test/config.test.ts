@@ -5,7 +5,6 @@ import {
   DEFAULT_MODEL_LIMITS,
   DEFAULT_MODELS,
   ENV_VARS,
-  type EnvLike,
   isProvidersError,
   MODEL_LIMITS,
   type ModelConfig,
@@ -26,45 +25,13 @@ function errorOf(run: () => unknown): ProvidersError {
 }
 
 describe('modelLimits', () => {
-  it('uses the longest matching prefix of the normalised id', () => {
-    expect(modelLimits('claude-opus-4-5-20251101')).toEqual({
-      contextWindow: 200_000,
-      maxOutputTokens: 64_000,
-    });
-    expect(modelLimits('claude-opus-4-1')).toEqual({ contextWindow: 200_000, maxOutputTokens: 32_000 });
-    expect(modelLimits('gpt-4o-mini')).toEqual({ contextWindow: 128_000, maxOutputTokens: 16_384 });
-    expect(modelLimits('GPT-4')).toEqual({ contextWindow: 8_192, maxOutputTokens: 8_192 });
-    expect(modelLimits('meta-llama/Llama-3.1-8B-Instruct').contextWindow).toBe(131_072);
-    expect(modelLimits('qwen2.5-coder:7b').contextWindow).toBe(32_768);
-  });
-
-  it('falls back to the conservative default for unknown ids', () => {
-    expect(modelLimits('my-finetune')).toEqual(DEFAULT_MODEL_LIMITS);
-    expect(modelLimits('')).toEqual(DEFAULT_MODEL_LIMITS);
-  });
-
-  it('applies overrides, shrinking the output cap with a smaller window', () => {
-    expect(modelLimits('gpt-4.1', { contextWindow: 8_000 })).toEqual({
-      contextWindow: 8_000,
-      maxOutputTokens: 8_000,
-    });
-    expect(modelLimits('gpt-4.1', { maxOutputTokens: 1_000 })).toEqual({
-      contextWindow: 1_047_576,
-      maxOutputTokens: 1_000,
-    });
-  });
-
+  // Table lookups and overrides are data: vectors/model-limits.json, run by vectors.test.ts.
   it.each([0, -5, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '4096'])('rejects the override %s', (bad) => {
     expect(errorOf(() => modelLimits('x', { contextWindow: bad as number })).code).toBe('invalid_config');
   });
 
-  it('rejects an output cap larger than the window when both are explicit', () => {
-    expect(errorOf(() => modelLimits('x', { contextWindow: 100, maxOutputTokens: 200 })).field).toBe(
-      'maxOutputTokens',
-    );
-  });
-
-  it('has sane, unique table rows', () => {
+  it('has sane, unique table rows and the exported default for unknown ids', () => {
+    expect(modelLimits('zz-not-a-model')).toEqual(DEFAULT_MODEL_LIMITS);
     const prefixes = MODEL_LIMITS.map((row) => row.prefix);
     expect(new Set(prefixes).size).toBe(prefixes.length);
     for (const row of MODEL_LIMITS) {
@@ -198,85 +165,10 @@ describe('modelFromEnv', () => {
     expect(modelFromEnv({ env: {}, fallback: 'demo' })?.modelId).toBe('codeagent-demo');
   });
 
-  const cases: Array<[string, EnvLike, Record<string, unknown>]> = [
-    [
-      'an explicit provider',
-      { CODEAGENT_PROVIDER: 'Anthropic', CODEAGENT_API_KEY: 'k' },
-      { provider: 'anthropic' },
-    ],
-    ['demo', { CODEAGENT_PROVIDER: 'demo' }, { provider: 'scripted', modelId: 'codeagent-demo' }],
-    [
-      'a base URL',
-      { CODEAGENT_BASE_URL: 'http://127.0.0.1:1234/v1', CODEAGENT_MODEL: 'm' },
-      { provider: 'openai-compatible' },
-    ],
-    [
-      'only an Anthropic key',
-      { ANTHROPIC_API_KEY: 'k' },
-      { provider: 'anthropic', modelId: DEFAULT_MODELS.anthropic },
-    ],
-    [
-      'only an OpenAI key',
-      { OPENAI_API_KEY: 'k', CODEAGENT_MODEL: 'o3' },
-      { provider: 'openai', modelId: 'o3', contextWindow: 200_000 },
-    ],
-    [
-      'limit overrides',
-      { OPENAI_API_KEY: 'k', CODEAGENT_CONTEXT_WINDOW: '64000', CODEAGENT_MAX_OUTPUT_TOKENS: '2000' },
-      { contextWindow: 64_000, maxOutputTokens: 2_000 },
-    ],
-  ];
-  it.each(cases)('infers the provider from %s', (_name, env, expected) => {
-    expect(modelFromEnv({ env })).toMatchObject(expected);
-  });
-
   it('picks the chat API for OpenAI with CODEAGENT_OPENAI_API=chat', () => {
     expect(modelFromEnv({ env: { OPENAI_API_KEY: 'k', CODEAGENT_OPENAI_API: 'chat' } })?.model.provider).toBe(
       'openai.chat',
     );
-  });
-
-  const failures: Array<[string, EnvLike, string, string]> = [
-    [
-      'both keys',
-      { OPENAI_API_KEY: 'a', ANTHROPIC_API_KEY: 'b' },
-      'ambiguous_provider',
-      'CODEAGENT_PROVIDER',
-    ],
-    ['a model without provider', { CODEAGENT_MODEL: 'm' }, 'missing_config', 'CODEAGENT_PROVIDER'],
-    [
-      'compatible without URL',
-      { CODEAGENT_PROVIDER: 'openai-compatible', CODEAGENT_MODEL: 'm' },
-      'missing_config',
-      'CODEAGENT_BASE_URL',
-    ],
-    ['compatible without model', { CODEAGENT_BASE_URL: 'http://x/v1' }, 'missing_config', 'CODEAGENT_MODEL'],
-    ['openai without key', { CODEAGENT_PROVIDER: 'openai' }, 'missing_config', 'OPENAI_API_KEY'],
-    ['anthropic without key', { CODEAGENT_PROVIDER: 'anthropic' }, 'missing_config', 'ANTHROPIC_API_KEY'],
-    ['an unknown provider', { CODEAGENT_PROVIDER: 'gemini' }, 'unknown_provider', 'CODEAGENT_PROVIDER'],
-    [
-      'a bad window',
-      { ANTHROPIC_API_KEY: 'k', CODEAGENT_CONTEXT_WINDOW: '12k' },
-      'invalid_config',
-      'CODEAGENT_CONTEXT_WINDOW',
-    ],
-    [
-      'a zero output cap',
-      { ANTHROPIC_API_KEY: 'k', CODEAGENT_MAX_OUTPUT_TOKENS: '0' },
-      'invalid_config',
-      'CODEAGENT_MAX_OUTPUT_TOKENS',
-    ],
-    [
-      'a bad OpenAI API',
-      { OPENAI_API_KEY: 'k', CODEAGENT_OPENAI_API: 'assistants' },
-      'invalid_config',
-      'CODEAGENT_OPENAI_API',
-    ],
-  ];
-  it.each(failures)('fails clearly on %s, naming the variable', (_name, env, code, variable) => {
-    const error = errorOf(() => modelFromEnv({ env }));
-    expect(error.code).toBe(code);
-    expect(error.message).toContain(variable);
   });
 
   it('never echoes a key in an error message', () => {
