@@ -76,7 +76,7 @@ async function writeResolved(resolved: ResolvedPath, content: string): Promise<v
 }
 
 /** Creates or overwrites a file inside the workspace, keeping the before-image (capped) for the diff. */
-export async function writeFile(
+export async function writeTextFile(
   workspace: Workspace,
   args: WriteArgs,
   limits: FileChangeLimits = {},
@@ -128,7 +128,7 @@ function countOccurrences(text: string, needle: string): number {
 }
 
 /** Replaces an exact string in a file inside the workspace; a missing or non-unique match is a clear error. */
-export async function editFile(
+export async function editTextFile(
   workspace: Workspace,
   args: EditArgs,
   limits: FileChangeLimits = {},

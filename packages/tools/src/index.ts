@@ -9,12 +9,12 @@ export { type CapturedOutput, OutputCapture } from './capture.js';
 export { type ToolErrorCode, ToolError } from './errors.js';
 export {
   type EditArgs,
-  editFile,
+  editTextFile,
   type FileChangeKind,
   type FileChangeLimits,
   type FileChangeOutcome,
   type WriteArgs,
-  writeFile,
+  writeTextFile,
 } from './files.js';
 export { BackgroundJobs, type BackgroundJobsOptions, type JobInfo, type JobStatus } from './jobs.js';
 export { type CommandResult, killProcessGroup, type RunCommandOptions, runCommand } from './process.js';
@@ -23,7 +23,7 @@ export {
   type BuiltinToolName,
   createBuiltinPresentations,
 } from './presenters.js';
-export { type ReadArgs, type ReadLimits, type ReadOutcome, readFile } from './read.js';
+export { type ReadArgs, type ReadLimits, type ReadOutcome, readTextFile } from './read.js';
 export {
   type GlobArgs,
   type GrepArgs,

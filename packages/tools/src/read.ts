@@ -95,7 +95,7 @@ async function streamLines(
 }
 
 /** Reads a text file inside the workspace, with binary, size and line-length guards. */
-export async function readFile(
+export async function readTextFile(
   workspace: Workspace,
   args: ReadArgs,
   limits: ReadLimits = {},

@@ -174,6 +174,20 @@ export async function globFiles(
   return { value, searchPath: target.resolved.display, rows, columns, count: rows.length, truncated };
 }
 
+/** A line regex plus, when safe, a multiline twin that rejects a whole file in one scan. */
+interface CompiledPattern {
+  line: RegExp;
+  prefilter: RegExp | undefined;
+}
+
+function compilePattern(pattern: string, ignoreCase: boolean): CompiledPattern {
+  const line = compileRegex(pattern, ignoreCase);
+  // With the `m` flag every line match is also a whole-text match (the converse may not hold, which is
+  // fine for a filter). Lookbehinds can see across the newline, so patterns with one are not prefiltered.
+  const prefilter = pattern.includes('(?<') ? undefined : new RegExp(line.source, `${line.flags}m`);
+  return { line, prefilter };
+}
+
 function compileRegex(pattern: string, ignoreCase: boolean): RegExp {
   if (typeof pattern !== 'string' || pattern === '')
     throw new ToolError('invalid_input', 'pattern must be a non-empty regular expression');
@@ -199,7 +213,7 @@ interface FileHits {
 async function grepFile(
   absolute: string,
   display: string,
-  regex: RegExp,
+  regex: CompiledPattern,
   maxFileBytes: number,
   maxLineLength: number,
   stopAfter: number,
@@ -214,6 +228,7 @@ async function grepFile(
   }
   if (looksBinary(buf.subarray(0, 8192))) return undefined;
   const text = buf.toString('utf8');
+  if (regex.prefilter !== undefined && !regex.prefilter.test(text)) return undefined;
   const hits: FileHits = { display, lines: [] };
   let lineNo = 0;
   let from = 0;
@@ -223,7 +238,7 @@ async function grepFile(
     lineNo += 1;
     let line = text.slice(from, nl);
     if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (regex.test(line)) hits.lines.push({ line: lineNo, text: truncateLine(line, maxLineLength) });
+    if (regex.line.test(line)) hits.lines.push({ line: lineNo, text: truncateLine(line, maxLineLength) });
     if (nl === text.length) break;
     from = nl + 1;
   }
@@ -242,7 +257,7 @@ export async function grepFiles(
   const maxFileBytes = limits.maxFileBytes ?? 5 * 1024 * 1024;
   const maxLineLength = limits.maxLineLength ?? 500;
   const mode: GrepOutputMode = args.output_mode ?? 'content';
-  const regex = compileRegex(args.pattern, args.ignore_case === true);
+  const regex = compilePattern(args.pattern, args.ignore_case === true);
   const target = await searchTarget(workspace, args.path, 'path');
   const globMatch =
     args.glob === undefined || args.glob === ''

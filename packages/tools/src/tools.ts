@@ -10,16 +10,16 @@ import { z } from 'zod';
 import { errnoCode, oneLine, ToolError } from './errors.js';
 import {
   type EditArgs,
-  editFile,
+  editTextFile,
   type FileChangeLimits,
   type FileChangeOutcome,
   type WriteArgs,
-  writeFile,
+  writeTextFile,
 } from './files.js';
 import { BackgroundJobs, type JobInfo } from './jobs.js';
 import { runCommand } from './process.js';
 import { type BuiltinToolName, createBuiltinPresentations } from './presenters.js';
-import { type ReadArgs, type ReadLimits, readFile } from './read.js';
+import { type ReadArgs, type ReadLimits, readTextFile } from './read.js';
 import {
   type GlobArgs,
   type GrepArgs,
@@ -199,7 +199,7 @@ export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs
     capability: BUILTIN_TOOL_META.Read,
     execute: (args) =>
       guarded(async () => {
-        const out = await readFile(s.workspace, parse(ReadSchema, args, 'Read'), s.options.read);
+        const out = await readTextFile(s.workspace, parse(ReadSchema, args, 'Read'), s.options.read);
         const range = out.endLine >= out.startLine ? ` (${out.startLine} - ${out.endLine})` : '';
         return success(
           out.value,
@@ -253,7 +253,7 @@ export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteAr
     capability: BUILTIN_TOOL_META.Write,
     execute: (args) =>
       guarded(async () => {
-        const out = await writeFile(s.workspace, parse(WriteSchema, args, 'Write'), s.options.files);
+        const out = await writeTextFile(s.workspace, parse(WriteSchema, args, 'Write'), s.options.files);
         return fileChangeResult(out, `Write ${out.displayPath}`);
       }),
     presentCall: (args) => s.presenters.Write.presentCall?.(args),
@@ -282,7 +282,7 @@ export function createEditTool(options: BuiltinToolsOptions): AgentTool<EditArgs
     capability: BUILTIN_TOOL_META.Edit,
     execute: (args) =>
       guarded(async () => {
-        const out = await editFile(s.workspace, parse(EditSchema, args, 'Edit'), s.options.files);
+        const out = await editTextFile(s.workspace, parse(EditSchema, args, 'Edit'), s.options.files);
         return fileChangeResult(out, `Edit ${out.displayPath}`);
       }),
     presentCall: (args) => s.presenters.Edit.presentCall?.(args),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../src/errors.js';
-import { editFile, writeFile } from '../src/files.js';
+import { editTextFile as editFile, writeTextFile as writeFile } from '../src/files.js';
 import { Workspace } from '../src/workspace.js';
 import { tempDir, writeTree } from './helpers.js';
 

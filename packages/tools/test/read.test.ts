@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../src/errors.js';
-import { readFile } from '../src/read.js';
+import { readTextFile as readFile } from '../src/read.js';
 import { Workspace } from '../src/workspace.js';
 import { tempDir, writeTree } from './helpers.js';
 

@@ -1,0 +1,76 @@
+import type { AgentTool } from '@codeagent/agent-core';
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  BUILTIN_TOOL_META,
+  type BuiltinCapability,
+  type BuiltinToolName,
+  builtinTools,
+  createBashTool,
+  createReadTool,
+  type GrepOutputMode,
+  type JobStatus,
+  type ReadArgs,
+  type BashArgs,
+  type TodoStatus,
+  type ToolErrorCode,
+} from '../src/index.js';
+
+const assertNever = (x: never): never => {
+  throw new Error(String(x));
+};
+
+describe('types', () => {
+  it('factories are typed by their args', () => {
+    expectTypeOf(createReadTool).returns.toEqualTypeOf<AgentTool<ReadArgs>>();
+    expectTypeOf(createBashTool).returns.toEqualTypeOf<AgentTool<BashArgs>>();
+    expectTypeOf(builtinTools).returns.toEqualTypeOf<AgentTool[]>();
+    // @ts-expect-error cwd is required: the tools need a workspace
+    builtinTools({});
+    // @ts-expect-error a file path is required
+    const args: ReadArgs = { offset: 1 };
+    void args;
+  });
+
+  it('the capability table covers exactly the built-in names', () => {
+    expectTypeOf(BUILTIN_TOOL_META).toEqualTypeOf<
+      Readonly<Record<BuiltinToolName, import('../src/index.js').BuiltinToolMeta>>
+    >();
+    expectTypeOf<BuiltinCapability>().toEqualTypeOf<'read' | 'write' | 'exec'>();
+    // @ts-expect-error not a built-in tool
+    void BUILTIN_TOOL_META.WebFetch;
+  });
+
+  it('closed unions switch exhaustively', () => {
+    const mode = (m: GrepOutputMode): number => {
+      switch (m) {
+        case 'content':
+          return 1;
+        case 'files_with_matches':
+          return 2;
+        case 'count':
+          return 3;
+        default:
+          return assertNever(m);
+      }
+    };
+    const status = (s: JobStatus | TodoStatus): string => {
+      switch (s) {
+        case 'running':
+        case 'exited':
+        case 'killed':
+        case 'pending':
+        case 'in_progress':
+        case 'completed':
+          return s;
+        default:
+          return assertNever(s);
+      }
+    };
+    expectTypeOf(mode).returns.toBeNumber();
+    expectTypeOf(status).returns.toBeString();
+    expectTypeOf<'outside_workspace'>().toMatchTypeOf<ToolErrorCode>();
+    // @ts-expect-error unknown error codes are not ToolErrorCodes
+    const code: ToolErrorCode = 'oops';
+    void code;
+  });
+});
