@@ -20,11 +20,29 @@ export const ArtifactPayloadSchema = v.custom<ArtifactPayload>(
 );
 
 /**
- * The valibot schema of a tool artifact (the source of truth for the types and the committed JSON Schema).
- * It accepts any valid version (the version filter is the accessor's job); unknown top-level keys are
- * ignored on read and absent from the parsed output. Payload must be a plain object or an array.
+ * A tool artifact: versioned, UI-agnostic structured data, always with the keys
+ * `schema, version, kind, status, icon, title, payload` in that order. Equal to the output type of
+ * {@link ToolArtifactSchema} (checked by a type test).
  */
-export const ToolArtifactSchema = v.object({
+export interface ToolArtifact {
+  /** Always `"codeagent.tool-artifact"`. */
+  schema: typeof TOOL_ARTIFACT_SCHEMA;
+  /** Protocol version: a finite positive integer (1 for v1). */
+  version: number;
+  /** Render kind: a known {@link ArtifactKind} or any other non-empty string. */
+  kind: ArtifactKindName;
+  /** Non-empty status, `error` whenever the kind is `error` or the tool failed. */
+  status: ArtifactStatus;
+  /** Portable icon name or `null`. */
+  icon: string | null;
+  /** Plain-text title or `null`. */
+  title: string | null;
+  /** Kind-specific payload: a plain object or an array. */
+  payload: ArtifactPayload;
+}
+
+// The object schema behind ToolArtifactSchema, with its precise valibot type.
+const toolArtifactObjectSchema = v.object({
   schema: v.literal(TOOL_ARTIFACT_SCHEMA),
   version: v.pipe(v.number(), v.integer(), v.minValue(1)),
   kind: nonEmptyString as v.GenericSchema<ArtifactKindName>,
@@ -35,10 +53,14 @@ export const ToolArtifactSchema = v.object({
 });
 
 /**
- * A tool artifact: versioned, UI-agnostic structured data, always with the keys
- * `schema, version, kind, status, icon, title, payload` in that order.
+ * The valibot schema of a tool artifact (the source of truth for the types and the committed JSON Schema).
+ * It accepts any valid version (the version filter is the accessor's job); unknown top-level keys are
+ * ignored on read and absent from the parsed output. Payload must be a plain object or an array.
  */
-export type ToolArtifact = v.InferOutput<typeof ToolArtifactSchema>;
+export const ToolArtifactSchema: v.GenericSchema<unknown, ToolArtifact> = toolArtifactObjectSchema;
+
+/** The output type valibot infers for the artifact schema; a type test proves it equals {@link ToolArtifact}. */
+export type InferredToolArtifact = v.InferOutput<typeof toolArtifactObjectSchema>;
 
 /** Typical `text` payload. */
 export interface TextPayload {

@@ -13,6 +13,7 @@ import {
   toolResultValue,
 } from '../src/index.js';
 import { type TrustedHtml, isTrustedHtml, trustedHtml } from '../src/safety.js';
+import type { InferredToolArtifact } from '../src/schema.js';
 import { type ConformanceVector, isThrowingVector } from '../src/vectors.js';
 
 function assertNever(x: never): never {
@@ -83,5 +84,11 @@ describe('types', () => {
     const v = {} as ConformanceVector;
     if (isThrowingVector(v)) expectTypeOf(v.throws.code).toEqualTypeOf<string>();
     else expectTypeOf(v.expected).toEqualTypeOf<unknown>();
+  });
+});
+
+describe('schema is the source of truth', () => {
+  it('ToolArtifact equals the inferred output of the valibot object schema', () => {
+    expectTypeOf<InferredToolArtifact>().toEqualTypeOf<ToolArtifact>();
   });
 });

@@ -1,11 +1,6 @@
 // Defensive object helpers: every read of untrusted data goes through these so that throwing getters,
 // hostile Proxies and exotic objects can never make a public function throw.
 
-/** True for any non-null object (arrays, Proxies and class instances included); never throws. */
-export function isObjectLike(x: unknown): x is object {
-  return typeof x === 'object' && x !== null;
-}
-
 /** True for `{}`-like objects: prototype is null or some realm's `Object.prototype`; never throws. */
 export function isPlainObject(x: unknown): x is Record<string, unknown> {
   if (typeof x !== 'object' || x === null) return false;
