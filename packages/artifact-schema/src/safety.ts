@@ -124,17 +124,25 @@ function scanCsi(s: string, i: number): { end: number; sgr: boolean } {
   return { end: j, sgr: false };
 }
 
+/** Options of {@link sanitizeTerminalText}. */
+export interface SanitizeTerminalOptions {
+  /** Keep SGR colour/style sequences (default `true`); `false` returns plain text. */
+  keepSgr?: boolean | undefined;
+}
+
 /**
  * Makes untrusted text safe to write to a terminal: keeps SGR colour/style sequences (`ESC [ … m`), `\n` and
  * `\t`; strips every other CSI, all OSC (titles, OSC 8 links, OSC 52 clipboard), DCS/SOS/PM/APC strings,
  * other escape sequences, C0 controls (including `\r`), DEL, C1 controls (raw U+0080–U+009F and their
  * `ESC @`–`ESC _` forms), and the bidi embedding/override/isolate characters U+202A–U+202E and U+2066–U+2069.
  * LRM/RLM/ALM are kept: they cannot reorder strong characters and real right-to-left text needs them.
- * Idempotent; non-strings are converted with `String()`.
+ * With `{ keepSgr: false }` SGR is stripped too (plain text: for approval prompts, where colours could hide
+ * text, and for measuring widths). Idempotent; non-strings are converted with `String()`.
  */
-export function sanitizeTerminalText(text: string): string {
+export function sanitizeTerminalText(text: string, options?: SanitizeTerminalOptions): string {
   const s = toText(text);
   if (!NEEDS_SANITISING.test(s)) return s;
+  const keepSgr = options?.keepSgr !== false;
   let out = '';
   let start = 0; // start of the pending run of safe characters
   let i = 0;
@@ -148,7 +156,7 @@ export function sanitizeTerminalText(text: string): string {
     }
     out += s.slice(start, i);
     i = skipControl(s, i, c, (sgr) => {
-      out += sgr;
+      if (keepSgr) out += sgr;
     });
     start = i;
   }

@@ -104,7 +104,9 @@ describe('conformance vectors', () => {
         // Adaptation is idempotent, and produced results are already adapted.
         expect(adaptToolResult(actual)).toStrictEqual(actual);
       }
-      if (v.op === 'sanitizeTerminalText') expect(sanitizeTerminalText(actual as string)).toBe(actual);
+      if (v.op === 'sanitizeTerminalText') {
+        expect(sanitizeTerminalText(actual as string, v.args[1] as never)).toBe(actual);
+      }
     });
   }
 });
