@@ -268,8 +268,20 @@ export interface ModelFromEnvOptions {
   readonly fetch?: FetchFunction | undefined;
 }
 
+/** Names of the environment variables {@link modelFromEnv} reads. */
+export type EnvVarName =
+  | 'CODEAGENT_PROVIDER'
+  | 'CODEAGENT_MODEL'
+  | 'CODEAGENT_BASE_URL'
+  | 'CODEAGENT_API_KEY'
+  | 'OPENAI_API_KEY'
+  | 'ANTHROPIC_API_KEY'
+  | 'CODEAGENT_OPENAI_API'
+  | 'CODEAGENT_CONTEXT_WINDOW'
+  | 'CODEAGENT_MAX_OUTPUT_TOKENS';
+
 /** The environment variables {@link modelFromEnv} reads, with what each one does. */
-export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
+export const ENV_VARS: Readonly<Record<EnvVarName, string>> = Object.freeze({
   CODEAGENT_PROVIDER: `one of ${PROVIDER_NAMES.join(', ')} (or demo); inferred when unset`,
   CODEAGENT_MODEL: 'model id; required for openai-compatible',
   CODEAGENT_BASE_URL: 'server base URL; required for openai-compatible, optional override for the others',
@@ -281,12 +293,12 @@ export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   CODEAGENT_MAX_OUTPUT_TOKENS: 'override of the maximum output, in tokens',
 });
 
-function readEnv(env: EnvLike, name: string): string | undefined {
+function readEnv(env: EnvLike, name: EnvVarName): string | undefined {
   const value = env[name];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function envInteger(env: EnvLike, name: string): number | undefined {
+function envInteger(env: EnvLike, name: EnvVarName): number | undefined {
   const value = readEnv(env, name);
   if (value === undefined) return undefined;
   if (!/^[0-9]+$/u.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) <= 0) {

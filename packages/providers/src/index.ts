@@ -7,6 +7,7 @@
 export type {
   AnthropicModelConfig,
   EnvLike,
+  EnvVarName,
   FetchFunction,
   HttpModelConfigBase,
   ModelConfig,
