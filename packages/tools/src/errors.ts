@@ -17,6 +17,17 @@ export type ToolErrorCode =
   | 'unknown_job'
   | 'io_error';
 
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const MAX_MESSAGE = 1000;
+
+/** Escapes control characters (a path may contain `\n`) and caps the length, so a message stays one line. */
+function oneLineMessage(message: string): string {
+  const escaped = message.replace(CONTROLS, (c) =>
+    c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return escaped.length > MAX_MESSAGE ? `${escaped.slice(0, MAX_MESSAGE)}… [message cut]` : escaped;
+}
+
 /** The one error class of this package: a clear one-line message plus a stable `code`. */
 export class ToolError extends Error {
   /** Stable code a host can switch on; the message is for people and models. */
@@ -24,7 +35,7 @@ export class ToolError extends Error {
 
   /** Builds an error; the message should be a single line that says what to do. */
   constructor(code: ToolErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(oneLineMessage(message), options);
     this.name = 'ToolError';
     this.code = code;
   }

@@ -25,6 +25,10 @@ export interface ResolvedPath {
   exists: boolean;
 }
 
+/** The model's path as quoted in a message: long inputs are shortened so the reason stays visible. */
+const quoted = (input: string): string =>
+  JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input);
+
 const isWithin = (root: string, candidate: string): boolean => {
   const rel = path.relative(root, candidate);
   return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
@@ -111,7 +115,7 @@ export class Workspace {
     if (!lexicallyInside) {
       throw new ToolError(
         'outside_workspace',
-        `Path "${input}" is outside the workspace roots (${this.#rootList()}); ask the host to add a root to use it`,
+        `Path ${quoted(input)} is outside the workspace roots (${this.#rootList()}); ask the host to add a root to use it`,
       );
     }
     // Find the nearest existing ancestor (lstat: a dangling link counts as existing).
@@ -124,7 +128,9 @@ export class Workspace {
       } catch (error) {
         const code = errnoCode(error);
         if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-          throw new ToolError('io_error', `Cannot access "${input}": ${code ?? 'error'}`, { cause: error });
+          throw new ToolError('io_error', `Cannot access ${quoted(input)}: ${code ?? 'error'}`, {
+            cause: error,
+          });
         }
         const parent = path.dirname(existing);
         if (parent === existing) break;
@@ -138,7 +144,7 @@ export class Workspace {
     } catch (error) {
       throw new ToolError(
         'outside_workspace',
-        `Path "${input}" goes through a dangling symbolic link (${this.display(existing)}); refusing to follow it`,
+        `Path ${quoted(input)} goes through a dangling symbolic link (${this.display(existing)}); refusing to follow it`,
         { cause: error },
       );
     }
@@ -146,7 +152,7 @@ export class Workspace {
     if (this.rootOf(real) === undefined) {
       throw new ToolError(
         'outside_workspace',
-        `Path "${input}" resolves through a symbolic link to "${real}", outside the workspace roots (${this.#rootList()})`,
+        `Path ${quoted(input)} resolves through a symbolic link to "${real}", outside the workspace roots (${this.#rootList()})`,
       );
     }
     return { input, absolute, real, display: this.display(absolute), exists: rest.length === 0 };

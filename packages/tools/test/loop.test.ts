@@ -1,4 +1,5 @@
 // The tools through the real agent loop (agent-core + a scripted AI SDK mock model).
+// Tool calls of one step may run concurrently, so the calls below do not depend on each other.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
@@ -69,7 +70,7 @@ describe('built-in tools in the agent loop', () => {
             new_string: 'gamma',
             _intent: 'rename beta',
           }),
-          call('c2', 'Bash', { command: 'cat a.txt; exit 3', description: 'Show the file' }),
+          call('c2', 'Bash', { command: 'printf "%s\\n" hi; exit 3', description: 'Say hi' }),
           call('c3', 'Read', { file_path: '../etc/passwd' }),
           finish('tool-calls'),
         ],
@@ -97,9 +98,9 @@ describe('built-in tools in the agent loop', () => {
     });
     expect(byId.get('c2')).toMatchObject({
       isError: false,
-      value: 'alpha\ngamma\n[Exit code 3]',
+      value: 'hi\n[Exit code 3]',
       artifact: { kind: 'code', payload: { exitCode: 3 } },
-      view: { card: 'terminal', output: 'alpha\ngamma\n', exitCode: 3 },
+      view: { card: 'terminal', output: 'hi\n', exitCode: 3 },
     });
     expect(byId.get('c3')).toMatchObject({
       isError: true,
