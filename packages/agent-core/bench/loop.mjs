@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { createClient, defineTool, stream } from '../dist/index.js';
 import { installPermissionGate } from '@codeagent/permission-gate';
 
-const TEXT_DELTAS = 100_000;
+const TEXT_DELTAS = Number(process.env.DELTAS ?? 100_000);
 const TOOL_CALLS = 1_000;
 const STEPS = 10; // tool steps; one more text-only step ends the turn
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
 
 const usage = {
   inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
@@ -109,30 +109,33 @@ async function ours(withGate) {
 }
 
 async function time(fn) {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   await fn();
-  return performance.now() - t0;
+  const wall = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const min = (xs) => Math.min(...xs);
 
-// Warm up both paths.
-for (let i = 0; i < 1; i++) {
-  await bare();
-  await ours(false);
-  await ours(true);
-}
-const tBare = [];
-const tOurs = [];
-const tGate = [];
+// Warm up every path once, then alternate so drift and other load hit all three alike.
+await bare();
+await ours(false);
+await ours(true);
+const runs = { bare: [], ours: [], gate: [] };
 for (let r = 0; r < ROUNDS; r++) {
-  tBare.push(await time(bare));
-  tOurs.push(await time(() => ours(false)));
-  tGate.push(await time(() => ours(true)));
+  runs.bare.push(await time(bare));
+  runs.ours.push(await time(() => ours(false)));
+  runs.gate.push(await time(() => ours(true)));
 }
-const mb = median(tBare);
-const mo = median(tOurs);
-const mg = median(tGate);
+const stat = (k, f) => {
+  const xs = runs[k];
+  if (f === 'wallMin') return min(xs.map((x) => x.wall));
+  if (f === 'wallMed') return median(xs.map((x) => x.wall));
+  return min(xs.map((x) => x.cpu));
+};
 
 function heapPerClient(make, n = 1000) {
   globalThis.gc();
@@ -148,15 +151,18 @@ const model = mockModel();
 const heapHarness = heapPerClient(() => createClient({ model, registerTools: false, tools: [echo] }));
 const heapDefault = heapPerClient(() => createClient({ model, tools: [echo], skills: { hint: false } }));
 
-const fmt = (ms) => `${ms.toFixed(1)} ms`;
+const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`.padStart(8);
+const row = (label, k) => {
+  const r = (f) => (stat(k, f) / stat('bare', f)).toFixed(3);
+  return `  ${label.padEnd(33)} wall min ${fmt(stat(k, 'wallMin'))} (x${r('wallMin')})  wall median ${fmt(stat(k, 'wallMed'))} (x${r('wallMed')})  cpu min ${fmt(stat(k, 'cpu'))} (x${r('cpu')})`;
+};
 console.log(
-  `agent-core bench: one turn = ${TEXT_DELTAS.toLocaleString('en')} text deltas + ${TOOL_CALLS.toLocaleString('en')} tool calls (${STEPS + 1} model requests), median of ${ROUNDS}`,
+  `agent-core bench: one turn = ${TEXT_DELTAS.toLocaleString('en')} text deltas + ${TOOL_CALLS.toLocaleString('en')} tool calls (${STEPS + 1} model requests), ${ROUNDS} alternating rounds after a warm-up`,
 );
-console.log(`  bare streamText + fullStream      ${fmt(mb)}`);
+console.log(row('bare streamText + fullStream', 'bare'));
+console.log(row('stream(), harness-only client', 'ours'));
+console.log(row('stream(), with a permission gate', 'gate'));
+console.log('  target: stream() / bare <= 1.10');
 console.log(
-  `  stream() harness-only client      ${fmt(mo)}   ratio ${(mo / mb).toFixed(3)} (target <= 1.10)`,
-);
-console.log(`  stream() with a permission gate   ${fmt(mg)}   ratio ${(mg / mb).toFixed(3)}`);
-console.log(
-  `  heap per idle client: harness-only ${(heapHarness / 1024).toFixed(1)} KiB, registerTools ${(heapDefault / 1024).toFixed(1)} KiB`,
+  `  heap per idle client: harness-only ${(heapHarness / 1024).toFixed(1)} KiB, registerTools (gate + use_skill) ${(heapDefault / 1024).toFixed(1)} KiB`,
 );

@@ -127,7 +127,13 @@ export interface CreateClientOptions {
 interface ExecOutcome {
   readonly [OUTCOME]: true;
   readonly result: ToolResult;
+  readonly artifact: ToolArtifact | null;
   readonly isError: boolean;
+}
+
+function outcome(result: ToolResult, forceError = false): ExecOutcome {
+  const artifact = toolResultArtifact(result, { version: null });
+  return { [OUTCOME]: true, result, artifact, isError: forceError || isErrorResult(result, artifact) };
 }
 const OUTCOME = Symbol('codeagent.outcome');
 
@@ -661,7 +667,7 @@ export class CodeagentClient implements PermissionGateTarget {
       if (!decision.allowed) {
         const message = permissionDeniedMessage(tool.name, decision.reason);
         const denied = toolResult(message, { kind: 'error', payload: { message } });
-        return { [OUTCOME]: true, result: { ...denied, error: 'permission_denied' }, isError: true };
+        return outcome({ ...denied, error: 'permission_denied' }, true);
       }
     }
     let output: unknown;
@@ -677,11 +683,9 @@ export class CodeagentClient implements PermissionGateTarget {
       if (signal.aborted || isAbortError(e)) throw e;
       const message = `Error: ${errorMessage(e)}`;
       const failed = toolResult(message, { kind: 'error', payload: { message: errorMessage(e) } });
-      return { [OUTCOME]: true, result: { ...failed, error: errorMessage(e) }, isError: true };
+      return outcome({ ...failed, error: errorMessage(e) }, true);
     }
-    const result = normalizeToolOutput(output);
-    const artifact = toolResultArtifact(result, { version: null });
-    return { [OUTCOME]: true, result, isError: isErrorResult(result, artifact) };
+    return outcome(normalizeToolOutput(output));
   }
 
   #onToolCall(turn: Turn, id: string, name: string, input: unknown): void {
@@ -700,8 +704,8 @@ export class CodeagentClient implements PermissionGateTarget {
     }
   }
 
-  #onToolResult(turn: Turn, id: string, name: string, result: ToolResult, isError: boolean): void {
-    const artifact = toolResultArtifact(result, { version: null });
+  #onToolResult(turn: Turn, id: string, name: string, out: ExecOutcome): void {
+    const { result, artifact, isError } = out;
     const view = this.#presenter.result(id, {
       content: result.value,
       isError,
@@ -867,10 +871,8 @@ export class CodeagentClient implements PermissionGateTarget {
               case 'tool-result': {
                 stepPending.delete(part.toolCallId);
                 const out: unknown = part.output;
-                if (isOutcome(out))
-                  this.#onToolResult(turn, part.toolCallId, part.toolName, out.result, out.isError);
-                else
-                  this.#onToolResult(turn, part.toolCallId, part.toolName, normalizeToolOutput(out), false);
+                const done = isOutcome(out) ? out : outcome(normalizeToolOutput(out));
+                this.#onToolResult(turn, part.toolCallId, part.toolName, done);
                 break;
               }
               case 'tool-error': {
@@ -883,8 +885,7 @@ export class CodeagentClient implements PermissionGateTarget {
                   turn,
                   part.toolCallId,
                   part.toolName,
-                  { ...failedResult, error: message },
-                  true,
+                  outcome({ ...failedResult, error: message }, true),
                 );
                 break;
               }

@@ -93,8 +93,20 @@ function jsonLength(value: unknown): number {
   }
 }
 
-/** Estimates the tokens of one message from its structure (text, tool inputs, tool outputs, media). */
+/** Per-message estimates, keyed by identity: the loop never mutates a message, it replaces it. */
+const estimates = new WeakMap<object, number>();
+
+/** Estimates the tokens of one message from its structure (text, tool inputs, tool outputs, media); cached. */
 export function estimateMessageTokens(message: ModelMessage): number {
+  let n = estimates.get(message);
+  if (n === undefined) {
+    n = measureMessage(message);
+    estimates.set(message, n);
+  }
+  return n;
+}
+
+function measureMessage(message: ModelMessage): number {
   let chars = 0;
   let media = 0;
   const content = message.content;
