@@ -32,7 +32,7 @@ describe('one turn through doStream (parts read to the end)', () => {
 });
 
 const tools = Object.fromEntries(
-  ['Glob', 'Read', 'Grep', 'Edit', 'Write', 'Bash', 'job_output', 'TodoWrite'].map((name) => [
+  ['Glob', 'Read', 'Grep', 'Edit', 'Write', 'Bash', 'job_output', 'job_kill', 'TodoWrite'].map((name) => [
     name,
     looseTool((input) =>
       name === 'Bash' && input.run_in_background === true ? 'Started background job job-1' : 'ok',

@@ -3,6 +3,7 @@ import {
   type ScriptContext,
   type ScriptedModel,
   type ScriptedModelOptions,
+  type ScriptPart,
   type ScriptToolResult,
   type ScriptTurn,
   scriptedModel,
@@ -33,6 +34,10 @@ export function farewell(name: string): string {
   return \`Goodbye, \${name}. See you soon!\`;
 }
 `;
+
+/** Call ids of the two background jobs, so later steps find their results whatever the order. */
+const BUILD_CALL_ID = 'call_demo_build';
+const WATCH_CALL_ID = 'call_demo_watch';
 
 const COLOURED_LISTING =
   "ls src && cat package.json && printf '\\033[1;32mPASS\\033[0m greet  \\033[1;33mWARN\\033[0m 2 TODOs left\\n'";
@@ -106,37 +111,44 @@ const TODOS = {
   usage: usage(7),
 } satisfies ScriptTurn;
 
+/** The job id the background call `toolCallId` reported, if its result is in the prompt. */
+function jobIdOf(context: ScriptContext, toolCallId: string): string | undefined {
+  const result = context.allToolResults.find((r) => r.toolCallId === toolCallId);
+  return result === undefined || result.isError ? undefined : findJobId(result.text);
+}
+
 function jobStep(context: ScriptContext): ScriptTurn {
-  // The background Bash result is two requests back (TodoWrite came in between): search the whole prompt.
-  const jobId = context.allToolResults
-    .filter((result) => result.toolName === 'Bash')
-    .map((result) => findJobId(result.text))
-    .findLast((id) => id !== undefined);
-  if (jobId === undefined) {
-    return {
-      parts: [
-        {
-          type: 'text',
-          text: 'The background job did not report an id; I will look at the build folder instead.\n',
-        },
-        {
-          type: 'tool-call',
-          toolName: 'Bash',
-          input: { command: 'ls build', description: 'List the build output' },
-        },
-      ],
-      usage: usage(8),
-    };
+  // The background results are two requests back (TodoWrite came in between): look them up by call id.
+  const buildJob = jobIdOf(context, BUILD_CALL_ID);
+  const watchJob = jobIdOf(context, WATCH_CALL_ID);
+  const parts: ScriptPart[] = [];
+  if (buildJob !== undefined) {
+    parts.push(
+      { type: 'text', text: `The build runs as job ${buildJob}. Let me read what it printed.\n` },
+      call('job_output', { job_id: buildJob }, 'Collect the background build output'),
+    );
   }
-  return {
-    parts: [
-      { type: 'text', text: `The build runs as job ${jobId}. Let me read what it printed.\n` },
-      call('job_output', { job_id: jobId }, 'Collect the background build output'),
-    ],
-    usage: usage(8),
-    // Simulated model latency (about half a second over the turn), so the background job has finished printing.
-    delayMs: 20,
-  };
+  if (watchJob !== undefined) {
+    parts.push(
+      { type: 'text', text: `The watcher (job ${watchJob}) is not needed any more, so I will stop it.\n` },
+      call('job_kill', { job_id: watchJob }, 'Stop the file watcher'),
+    );
+  }
+  if (parts.length === 0) {
+    parts.push(
+      {
+        type: 'text',
+        text: 'The background jobs did not report ids; I will look at the build folder instead.\n',
+      },
+      {
+        type: 'tool-call',
+        toolName: 'Bash',
+        input: { command: 'ls build', description: 'List the build output' },
+      },
+    );
+  }
+  // Simulated model latency (about half a second over the turn), so the build job has finished printing.
+  return { parts, usage: usage(8), delayMs: 20 };
 }
 
 function summaryStep(context: ScriptContext): ScriptTurn {
@@ -169,7 +181,7 @@ function summaryStep(context: ScriptContext): ScriptTurn {
           '- listed the TypeScript files and searched for TODO notes;\n' +
           '- read `src/greet.ts` and switched it to a template literal;\n' +
           '- created `src/farewell.ts`;\n' +
-          '- ran shell commands (coloured output, a failing command, a background job);\n' +
+          '- ran shell commands (coloured output, a failing command, background jobs: one read, one stopped);\n' +
           '- updated the todo list.\n\n' +
           `${all.length} tool results, ${failed} failed, ${denied} denied by the permission gate.`,
       },
@@ -250,13 +262,27 @@ export function demoScript(): Script {
     },
     {
       parts: [
-        { type: 'text', text: 'No changelog then. Let me start a (pretend) build in the background.\n' },
+        {
+          type: 'text',
+          text: 'No changelog then. Let me start a (pretend) build and a file watcher in the background.\n',
+        },
         {
           type: 'tool-call',
           toolName: 'Bash',
+          toolCallId: BUILD_CALL_ID,
           input: {
             command: "echo 'compiling 3 files...' && echo 'build finished'",
             description: 'Pretend build',
+            run_in_background: true,
+          },
+        },
+        {
+          type: 'tool-call',
+          toolName: 'Bash',
+          toolCallId: WATCH_CALL_ID,
+          input: {
+            command: "echo 'watching src/ for changes...' && sleep 30",
+            description: 'Pretend file watcher',
             run_in_background: true,
           },
         },

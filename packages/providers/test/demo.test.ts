@@ -57,6 +57,7 @@ function deniedBy(command: string): string | undefined {
 
 interface HostRun {
   readonly calls: Array<{ toolName: string; input: Record<string, unknown> }>;
+  jobs: number;
 }
 
 /** A stand-in for a host: the built-in tools over a real temp workspace, with the demo's permission rule. */
@@ -100,18 +101,22 @@ function hostTools(cwd: string, run: HostRun, options: { enforceDeny: boolean })
       const command = String(input.command);
       const rule = options.enforceDeny ? deniedBy(command) : undefined;
       if (rule !== undefined) throw new Error(`Permission denied for Bash (rule ${rule})`);
-      if (input.run_in_background === true) return 'Started background job bg_7 (use job_output)';
+      if (input.run_in_background === true) {
+        run.jobs += 1;
+        return `Started background job bg_${run.jobs} (use job_output)`;
+      }
       const result = spawnSync('bash', ['-c', command], { cwd, encoding: 'utf8' });
       return { output: result.stdout + result.stderr, exitCode: result.status };
     }),
     job_output: record('job_output', (input) => `job ${String(input.job_id)}: build finished`),
+    job_kill: record('job_kill', (input) => `Stopped ${String(input.job_id)}`),
     TodoWrite: record('TodoWrite', (input) => `${(input.todos as unknown[]).length} todos`),
   };
 }
 
 async function runDemo(options: { enforceDeny: boolean; disableDelays?: boolean }) {
   const cwd = await copyDemoWorkspace(path.join(await tempDir(), 'ws'));
-  const run: HostRun = { calls: [] };
+  const run: HostRun = { calls: [], jobs: 0 };
   const model = demoModel({ disableDelays: options.disableDelays ?? true });
   const result = streamText({
     model,
@@ -140,6 +145,7 @@ describe('the demo script through streamText and a stand-in host', () => {
       'Read',
       'TodoWrite',
       'Write',
+      'job_kill',
       'job_output',
     ]);
     expect(steps).toHaveLength(demoScript().length);
@@ -160,7 +166,11 @@ describe('the demo script through streamText and a stand-in host', () => {
     const outputs = bashResults.map((r) => r.output as { output?: string; exitCode?: number } | string);
     expect(outputs.some((o) => typeof o === 'object' && o.output?.includes('\u001b[1;32mPASS'))).toBe(true);
     expect(outputs.some((o) => typeof o === 'object' && o.exitCode === 1)).toBe(true);
-    expect(run.calls.find((c) => c.toolName === 'job_output')?.input.job_id).toBe('bg_7');
+    // Each background job's id reaches the right follow-up, whatever order the host reports them in.
+    const started = run.calls.filter((c) => c.toolName === 'Bash' && c.input.run_in_background === true);
+    expect(started.map((c) => c.input.description)).toEqual(['Pretend build', 'Pretend file watcher']);
+    expect(run.calls.find((c) => c.toolName === 'job_output')?.input.job_id).toBe('bg_1');
+    expect(run.calls.find((c) => c.toolName === 'job_kill')?.input.job_id).toBe('bg_2');
 
     // The denied call comes back as an error result, and the last turn says so.
     const denied = steps.flatMap((s) => s.content).find((p) => p.type === 'tool-error');
