@@ -108,11 +108,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A config object lacks a field: the message names the field and the variable that would set it. */
 function missing(field: string, env: string, provider: string, hint: string): never {
   throw new ProvidersError(
     'missing_config',
-    `${provider} provider needs ${field} (environment: ${env}); ${hint}`,
-    { field: env },
+    `the ${provider} provider needs ${field} (environment: ${env}); ${hint}`,
+    { field },
+  );
+}
+
+/** The environment lacks a variable: the message and `field` name the variable. */
+function missingEnv(variable: string, provider: string, hint: string): never {
+  throw new ProvidersError(
+    'missing_config',
+    `${variable} is not set: the ${provider} provider needs it; ${hint}`,
+    {
+      field: variable,
+    },
   );
 }
 
@@ -206,7 +218,7 @@ export function createModel(config: ModelConfig): ResolvedModel {
     case 'openai': {
       const apiKey = optionalString(raw, 'apiKey');
       if (apiKey === undefined)
-        missing('apiKey', 'OPENAI_API_KEY or CODEAGENT_API_KEY', provider, 'set a key');
+        missing('apiKey', 'OPENAI_API_KEY or CODEAGENT_API_KEY', provider, 'pass the API key');
       const baseURL = optionalString(raw, 'baseURL');
       const api = raw.api ?? 'responses';
       if (api !== 'responses' && api !== 'chat') {
@@ -230,7 +242,7 @@ export function createModel(config: ModelConfig): ResolvedModel {
     case 'anthropic': {
       const apiKey = optionalString(raw, 'apiKey');
       if (apiKey === undefined)
-        missing('apiKey', 'ANTHROPIC_API_KEY or CODEAGENT_API_KEY', provider, 'set a key');
+        missing('apiKey', 'ANTHROPIC_API_KEY or CODEAGENT_API_KEY', provider, 'pass the API key');
       const baseURL = optionalString(raw, 'baseURL');
       const modelId = optionalString(raw, 'model') ?? DEFAULT_MODELS.anthropic;
       const factory = createAnthropic({
@@ -383,13 +395,12 @@ export function modelFromEnv(options: ModelFromEnvOptions = {}): ResolvedModel |
       return createModel({ provider: 'scripted', ...limits });
     case 'openai-compatible':
       if (baseURL === undefined)
-        missing('baseURL', 'CODEAGENT_BASE_URL', provider, 'e.g. http://127.0.0.1:11434/v1');
-      if (model === undefined)
-        missing('model', 'CODEAGENT_MODEL', provider, 'name the model the server serves');
+        missingEnv('CODEAGENT_BASE_URL', provider, 'e.g. http://127.0.0.1:11434/v1 for Ollama');
+      if (model === undefined) missingEnv('CODEAGENT_MODEL', provider, 'name the model the server serves');
       return createModel({ provider, baseURL, model, apiKey: genericKey, ...limits, ...fetch });
     case 'openai': {
       const apiKey = openaiKey ?? genericKey;
-      if (apiKey === undefined) missing('apiKey', 'OPENAI_API_KEY', provider, 'or set CODEAGENT_API_KEY');
+      if (apiKey === undefined) missingEnv('OPENAI_API_KEY', provider, 'or set CODEAGENT_API_KEY');
       const api = readEnv(env, 'CODEAGENT_OPENAI_API')?.toLowerCase();
       if (api !== undefined && api !== 'responses' && api !== 'chat') {
         throw new ProvidersError(
@@ -404,7 +415,7 @@ export function modelFromEnv(options: ModelFromEnvOptions = {}): ResolvedModel |
     }
     case 'anthropic': {
       const apiKey = anthropicKey ?? genericKey;
-      if (apiKey === undefined) missing('apiKey', 'ANTHROPIC_API_KEY', provider, 'or set CODEAGENT_API_KEY');
+      if (apiKey === undefined) missingEnv('ANTHROPIC_API_KEY', provider, 'or set CODEAGENT_API_KEY');
       return createModel({ provider, apiKey, model, baseURL, ...limits, ...fetch });
     }
     default:

@@ -105,6 +105,7 @@ describe('createModel', () => {
     const error = errorOf(() => createModel(config as ModelConfig));
     expect(error.code).toBe('missing_config');
     expect(error.message).toContain(variable);
+    expect(['baseURL', 'model', 'apiKey']).toContain(error.field);
   });
 
   const invalid: Array<[string, unknown, string]> = [

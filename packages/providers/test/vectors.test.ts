@@ -40,13 +40,14 @@ function outcome(run: () => unknown): unknown {
     return { value: run() };
   } catch (error) {
     if (!isProvidersError(error)) throw error;
-    return { error: { code: error.code, message: error.message } };
+    return { error: { code: error.code, message: error.message, field: error.field } };
   }
 }
 
 function check(result: unknown, vector: { expected?: Expected | null; error?: ErrorExpectation }) {
   if (vector.error !== undefined) {
-    expect(result).toMatchObject({ error: { code: vector.error.code } });
+    // The error names the variable (or override field) at fault, in its message and in `field`.
+    expect(result).toMatchObject({ error: { code: vector.error.code, field: vector.error.names } });
     expect((result as { error: { message: string } }).error.message).toContain(vector.error.names);
     return;
   }
