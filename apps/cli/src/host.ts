@@ -1,4 +1,4 @@
-import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
+import { clean } from './clean.js';
 import {
   type CodeagentClient,
   type CompactionDecision,
@@ -173,7 +173,7 @@ export class CliHost {
               write(this.color ? '\u001b[2;3m✻ ' : '✻ ');
               thinking = true;
             }
-            write(sanitizeTerminalText(event.text));
+            write(clean(event.text));
             break;
           case 'tool-request':
             endThinking();
@@ -190,9 +190,7 @@ export class CliHost {
             if (this.lastCallShown !== event.id) {
               // Parallel calls: say which call this result answers.
               const label = call ? call.title : event.name;
-              write(
-                `${dim(this.color, `↳ ${sanitizeTerminalText(label).split('\n')[0]?.slice(0, 100) ?? ''}`)}\n`,
-              );
+              write(`${dim(this.color, `↳ ${clean(label).split('\n')[0]?.slice(0, 100) ?? ''}`)}\n`);
             }
             this.lastCallShown = null;
             write(
@@ -208,8 +206,8 @@ export class CliHost {
             newline();
             write(
               event.recovered
-                ? `${yellow(this.color, '!')} ${sanitizeTerminalText(event.message)}\n`
-                : `${red(this.color, '✗ error:')} ${sanitizeTerminalText(event.message)}\n`,
+                ? `${yellow(this.color, '!')} ${clean(event.message)}\n`
+                : `${red(this.color, '✗ error:')} ${clean(event.message)}\n`,
             );
             break;
           case 'usage':
@@ -259,7 +257,7 @@ export class CliHost {
 
   /** Asks the user at the keyboard; without a terminal the answer is no (fail closed). */
   private ask(name: string, _input: unknown, id: string | undefined): Promise<AskResult> {
-    const safeName = sanitizeTerminalText(name);
+    const safeName = clean(name);
     if (!this.io.keys.interactive || this.options.json) {
       this.io.stderr.write(
         `approval needed for ${safeName} (${id ?? 'no call id'}) but there is no terminal to ask: denied\n`,
@@ -326,9 +324,7 @@ export class CliHost {
       parts.push(`in ${formatTokens(usage.inputTokens)} · out ${formatTokens(usage.outputTokens)}`);
       if (usage.costLast !== null && usage.costLast > 0) parts.push(`$${usage.costLast.toFixed(4)}`);
     }
-    parts.push(
-      `${result.stopReason}${result.finishReason ? ` (${sanitizeTerminalText(result.finishReason)})` : ''}`,
-    );
+    parts.push(`${result.stopReason}${result.finishReason ? ` (${clean(result.finishReason)})` : ''}`);
     parts.push(formatElapsed(this.spinner.elapsed()));
     return dim(this.color, `── ${parts.join(' · ')}`);
   }
@@ -348,5 +344,5 @@ export function formatTokens(n: number): string {
 
 /** One line describing a compaction decision and what it dropped. */
 export function describeCompaction(decision: CompactionDecision): string {
-  return `compaction: ${decision.action} (${sanitizeTerminalText(decision.reason)}) ${decision.beforeTokens} -> ${decision.afterTokens} tokens, dropped ${decision.dropped.length} item(s)`;
+  return `compaction: ${decision.action} (${clean(decision.reason)}) ${decision.beforeTokens} -> ${decision.afterTokens} tokens, dropped ${decision.dropped.length} item(s)`;
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
+import { clean } from './clean.js';
 import { parsePermissionConfig, type PermissionMode, type PermissionRules } from '@codeagent/permission-gate';
 import { DEMO_PERMISSIONS } from '@codeagent/providers';
 import { copyDemoWorkspace } from '@codeagent/providers/node';
@@ -82,9 +82,9 @@ export async function runCli(proc: CliProcess): Promise<number> {
     const info = (line: string) => (options.json ? proc.stderr : proc.stdout).write(`${line}\n`);
     const banner = [
       `codeagent ${VERSION}`,
-      `model ${sanitizeTerminalText(chosen.resolved.modelId)} (${chosen.resolved.provider})`,
+      `model ${clean(chosen.resolved.modelId)} (${chosen.resolved.provider})`,
       `mode ${mode}`,
-      `cwd ${sanitizeTerminalText(cwd)}`,
+      `cwd ${clean(cwd)}`,
     ].join(' · ');
     info(color ? `\u001b[1m${banner}\u001b[0m` : banner);
     if (chosen.note) info(chosen.note);
@@ -93,7 +93,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
     try {
       if (options.command === 'demo' || options.command === 'prompt') {
         const prompt = options.command === 'demo' ? DEMO_PROMPT : (options.prompt ?? '');
-        if (!options.json) info(`› ${sanitizeTerminalText(prompt)}`);
+        if (!options.json) info(`› ${clean(prompt)}`);
         const result = await host.runTurn(prompt);
         await save(prompt.slice(0, 80));
         info(`session saved: ${sessionId} (resume with: codeagent --resume ${sessionId})`);
@@ -118,9 +118,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
       await host.dispose();
     }
   } catch (error) {
-    proc.stderr.write(
-      `codeagent: ${sanitizeTerminalText(error instanceof Error ? error.message : String(error))}\n`,
-    );
+    proc.stderr.write(`codeagent: ${clean(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   }
 }

@@ -1,5 +1,5 @@
 import { createInterface, type Interface } from 'node:readline';
-import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
+import { clean } from './clean.js';
 import { PERMISSION_MODES, type PermissionMode } from '@codeagent/permission-gate';
 import { listSkillsMeta, loadSkillPrompt, parseSlashCommand } from '@codeagent/skills';
 import type { CliHost, HostIO } from './host.js';
@@ -141,7 +141,7 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
       if (skills.length > 0) {
         out('skills:');
         for (const skill of skills) {
-          out(`  /${sanitizeTerminalText(skill.name).padEnd(15)} ${sanitizeTerminalText(skill.description)}`);
+          out(`  /${clean(skill.name).padEnd(15)} ${clean(skill.description)}`);
         }
       }
       return 'done';
@@ -158,7 +158,7 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
         return 'done';
       }
       if (!(PERMISSION_MODES as readonly string[]).includes(arg)) {
-        out(`unknown mode "${sanitizeTerminalText(arg)}" (one of ${PERMISSION_MODES.join(', ')})`);
+        out(`unknown mode "${clean(arg)}" (one of ${PERMISSION_MODES.join(', ')})`);
         return 'done';
       }
       ctx.host.setMode(arg as PermissionMode);
@@ -169,7 +169,7 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
       const sessions = await ctx.store.list();
       if (sessions.length === 0) out('no saved sessions');
       for (const s of sessions.slice(0, 20)) {
-        out(`  ${s.id}  ${s.updatedAt.toISOString()}  ${sanitizeTerminalText(s.title)}`);
+        out(`  ${s.id}  ${s.updatedAt.toISOString()}  ${clean(s.title)}`);
       }
       return 'done';
     }
@@ -180,13 +180,13 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
     default: {
       const slash = parseSlashCommand(line);
       if (slash === null) {
-        out(`unknown command ${sanitizeTerminalText(command)} (try /help)`);
+        out(`unknown command ${clean(command)} (try /help)`);
         return 'done';
       }
       try {
         return { prompt: await loadSkillPrompt(slash.name, { cwd: ctx.cwd, args: slash.args }) };
       } catch (error) {
-        out(sanitizeTerminalText((error as Error).message));
+        out(clean((error as Error).message));
         return 'done';
       }
     }

@@ -1,4 +1,4 @@
-import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
+import { clean } from './clean.js';
 
 const ESC = '\u001b';
 const MAX_HELD = 256;
@@ -17,16 +17,16 @@ export class StreamSanitizer {
     const cut = incompleteTailStart(text);
     if (cut >= 0 && text.length - cut <= MAX_HELD) {
       this.held = text.slice(cut);
-      return sanitizeTerminalText(text.slice(0, cut));
+      return clean(text.slice(0, cut));
     }
-    return sanitizeTerminalText(text);
+    return clean(text);
   }
 
   /** Flushes whatever is held (sanitised: an unterminated escape is dropped). */
   flush(): string {
     const rest = this.held;
     this.held = '';
-    return rest === '' ? '' : sanitizeTerminalText(rest);
+    return rest === '' ? '' : clean(rest);
   }
 }
 
