@@ -41,7 +41,7 @@ export type ScriptPart =
       readonly input?: JsonValue | undefined;
       /** Raw argument text used verbatim instead of `input` (e.g. malformed JSON, to test a host's repair path). */
       readonly rawInput?: string | undefined;
-      /** Tool call id; defaults to `call_<request>_<part>`. */
+      /** Tool call id; defaults to `call_<step>_<part>` (0-based step and part indexes). */
       readonly toolCallId?: string | undefined;
     }
   | {
@@ -221,14 +221,41 @@ function checkCount(value: unknown, where: string, { positive = false, max = Num
   return value;
 }
 
+/** Rejects keys outside `allowed`, so a typo (`part` for `parts`) is an error instead of an empty turn. */
+function checkKeys(value: Record<string, unknown>, allowed: readonly string[], where: string): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) {
+      invalid(`${where}.${key}`, `unknown field ${describe(key)}; expected one of ${allowed.join(', ')}`);
+    }
+  }
+}
+
+const PART_KEYS: Readonly<Record<string, readonly string[]>> = {
+  text: ['type', 'text'],
+  reasoning: ['type', 'text'],
+  error: ['type', 'message'],
+  'tool-call': ['type', 'toolName', 'input', 'rawInput', 'toolCallId'],
+};
+const TURN_KEYS = ['parts', 'finishReason', 'usage', 'throws', 'delayMs', 'chunkSize'] as const;
+const USAGE_KEYS = [
+  'inputTokens',
+  'outputTokens',
+  'reasoningTokens',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+] as const;
+const THROW_KEYS = ['message', 'statusCode', 'isRetryable', 'retryAfterMs'] as const;
+
 function checkString(value: unknown, where: string): string {
   if (typeof value !== 'string') invalid(where, `expected a string, got ${describe(value)}`);
   return value;
 }
 
-function planPart(part: unknown, where: string, requestIndex: number, partIndex: number): PlannedPart {
+function planPart(part: unknown, where: string, stepIndex: number, partIndex: number): PlannedPart {
   if (!isRecord(part)) invalid(where, `expected a part object, got ${describe(part)}`);
   const type = part.type;
+  const keys = typeof type === 'string' && Object.hasOwn(PART_KEYS, type) ? PART_KEYS[type] : undefined;
+  if (keys !== undefined) checkKeys(part, keys, where);
   switch (type) {
     case 'text':
     case 'reasoning':
@@ -240,7 +267,7 @@ function planPart(part: unknown, where: string, requestIndex: number, partIndex:
       if (toolName === '') invalid(`${where}.toolName`, 'must not be empty');
       const toolCallId =
         part.toolCallId === undefined
-          ? `call_${requestIndex}_${partIndex}`
+          ? `call_${stepIndex}_${partIndex}`
           : checkString(part.toolCallId, `${where}.toolCallId`);
       const input =
         part.rawInput !== undefined
@@ -280,6 +307,7 @@ function planFinish(
 function planUsage(value: unknown, where: string): ScriptUsage {
   if (value === undefined) return {};
   if (!isRecord(value)) invalid(where, `expected a usage object, got ${describe(value)}`);
+  checkKeys(value, USAGE_KEYS, where);
   return {
     inputTokens: checkCount(value.inputTokens, `${where}.inputTokens`),
     outputTokens: checkCount(value.outputTokens, `${where}.outputTokens`),
@@ -296,6 +324,7 @@ function planThrow(value: unknown, where: string): PlannedTurn['throws'] {
   }
   if (!isRecord(value))
     invalid(where, `expected a message or {message, statusCode?, isRetryable?}, got ${describe(value)}`);
+  checkKeys(value, THROW_KEYS, where);
   const statusCode = checkCount(value.statusCode, `${where}.statusCode`, { positive: true, max: 599 });
   if (value.isRetryable !== undefined && typeof value.isRetryable !== 'boolean') {
     invalid(`${where}.isRetryable`, `expected a boolean, got ${describe(value.isRetryable)}`);
@@ -312,15 +341,16 @@ function planThrow(value: unknown, where: string): PlannedTurn['throws'] {
 function planTurn(
   step: unknown,
   where: string,
-  requestIndex: number,
+  stepIndex: number,
   defaults: { delayMs: number; chunkSize: number },
 ): PlannedTurn {
   if (typeof step === 'string') step = { parts: [{ type: 'text', text: step }] };
   if (!isRecord(step))
     invalid(where, `expected a turn object, a string or a function, got ${describe(step)}`);
+  checkKeys(step, TURN_KEYS, where);
   const rawParts = step.parts ?? [];
   if (!Array.isArray(rawParts)) invalid(`${where}.parts`, `expected an array, got ${describe(rawParts)}`);
-  const parts = rawParts.map((part: unknown, i) => planPart(part, `${where}.parts[${i}]`, requestIndex, i));
+  const parts = rawParts.map((part: unknown, i) => planPart(part, `${where}.parts[${i}]`, stepIndex, i));
   const ids = new Set<string>();
   for (const part of parts) {
     if (part.type !== 'tool-call') continue;

@@ -294,6 +294,10 @@ describe('script validation', () => {
     ['a function as tool input', [{ parts: [{ type: 'tool-call', toolName: 't', input: { f: () => 1 } }] }]],
     ['NaN in tool input', [{ parts: [{ type: 'tool-call', toolName: 't', input: { n: Number.NaN } }] }]],
     ['a Date in tool input', [{ parts: [{ type: 'tool-call', toolName: 't', input: { d: new Date(0) } }] }]],
+    ['a typo in a turn field (part for parts)', [{ part: [{ type: 'text', text: 'lost' }] }]],
+    ['a typo in a part field', [{ parts: [{ type: 'text', txt: 'lost' }] }]],
+    ['a typo in a usage field', [{ usage: { inputToken: 3 } }]],
+    ['a typo in a failure field', [{ throws: { message: 'x', status: 500 } }]],
   ];
   it.each(bad)('rejects %s with a clear invalid_script error', (_name, script) => {
     let caught: unknown;
