@@ -377,3 +377,47 @@ describe('injected request failures', () => {
     expect(() => scriptedModel([{ throws: throws as never }])).toThrow(ProvidersError);
   });
 });
+
+describe('host-facing edge cases through streamText', () => {
+  it('calls a tool that was not offered, and the SDK reports it as a tool error', async () => {
+    const model = scriptedModel([
+      { parts: [{ type: 'tool-call', toolName: 'nope', input: {} }] },
+      (context) => `saw ${context.toolResults.length} result(s), error: ${context.toolResults[0]?.isError}`,
+    ]);
+    const result = streamText({
+      model,
+      prompt: 'x',
+      tools: { yes: looseTool(() => 'ok') },
+      stopWhen: stepCountIs(3),
+    });
+    const types: string[] = [];
+    for await (const part of result.fullStream) types.push(part.type);
+    expect(types).toContain('tool-error');
+    expect(await result.text).toBe('saw 1 result(s), error: true');
+  });
+
+  it('stops mid-turn when the host aborts, with the SDK reporting an abort', async () => {
+    const controller = new AbortController();
+    const model = scriptedModel([
+      { parts: [{ type: 'text', text: 'one two three four five six' }], delayMs: 2 },
+    ]);
+    let aborted = false;
+    const result = streamText({
+      model,
+      prompt: 'x',
+      abortSignal: controller.signal,
+      onAbort: () => {
+        aborted = true;
+      },
+    });
+    const deltas: string[] = [];
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') {
+        deltas.push(part.text);
+        if (deltas.length === 2) controller.abort();
+      }
+    }
+    expect(aborted).toBe(true);
+    expect(deltas.length).toBeLessThan(6);
+  });
+});
