@@ -13,6 +13,7 @@ export type ToolErrorCode =
   | 'edit_no_change'
   | 'file_exists'
   | 'invalid_regex'
+  | 'regex_timeout'
   | 'spawn_failed'
   | 'unknown_job'
   | 'io_error';

@@ -2,7 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { ToolError } from './errors.js';
-import { looksBinary, truncateLine } from './text.js';
+import { RegexMatcher } from './matcher.js';
+import { looksBinary } from './text.js';
 import { walkFiles } from './walk.js';
 import type { ResolvedPath, Workspace } from './workspace.js';
 
@@ -47,6 +48,8 @@ export interface SearchLimits {
   maxLineLength?: number;
   /** Honour `.gitignore` files (default true). */
   gitignore?: boolean;
+  /** Grep stops a pattern that spends longer than this on one batch of files (default 10,000 ms). */
+  regexTimeoutMs?: number;
 }
 
 /** A table column, as the `table` artifact describes it. */
@@ -174,20 +177,6 @@ export async function globFiles(
   return { value, searchPath: target.resolved.display, rows, columns, count: rows.length, truncated };
 }
 
-/** A line regex plus, when safe, a multiline twin that rejects a whole file in one scan. */
-interface CompiledPattern {
-  line: RegExp;
-  prefilter: RegExp | undefined;
-}
-
-function compilePattern(pattern: string, ignoreCase: boolean): CompiledPattern {
-  const line = compileRegex(pattern, ignoreCase);
-  // With the `m` flag every line match is also a whole-text match (the converse may not hold, which is
-  // fine for a filter). Lookbehinds can see across the newline, so patterns with one are not prefiltered.
-  const prefilter = pattern.includes('(?<') ? undefined : new RegExp(line.source, `${line.flags}m`);
-  return { line, prefilter };
-}
-
 function compileRegex(pattern: string, ignoreCase: boolean): RegExp {
   if (typeof pattern !== 'string' || pattern === '')
     throw new ToolError('invalid_input', 'pattern must be a non-empty regular expression');
@@ -210,14 +199,8 @@ interface FileHits {
   lines: Array<{ line: number; text: string }>;
 }
 
-async function grepFile(
-  absolute: string,
-  display: string,
-  regex: CompiledPattern,
-  maxFileBytes: number,
-  maxLineLength: number,
-  stopAfter: number,
-): Promise<FileHits | undefined> {
+/** Reads a file for Grep: `undefined` for anything not a regular text file under the size cap. */
+async function loadFile(absolute: string, maxFileBytes: number): Promise<Uint8Array | undefined> {
   let buf: Buffer;
   try {
     const info = await stat(absolute);
@@ -227,22 +210,8 @@ async function grepFile(
     return undefined;
   }
   if (looksBinary(buf.subarray(0, 8192))) return undefined;
-  const text = buf.toString('utf8');
-  if (regex.prefilter !== undefined && !regex.prefilter.test(text)) return undefined;
-  const hits: FileHits = { display, lines: [] };
-  let lineNo = 0;
-  let from = 0;
-  while (from <= text.length && hits.lines.length < stopAfter) {
-    let nl = text.indexOf('\n', from);
-    if (nl === -1) nl = text.length;
-    lineNo += 1;
-    let line = text.slice(from, nl);
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (regex.line.test(line)) hits.lines.push({ line: lineNo, text: truncateLine(line, maxLineLength) });
-    if (nl === text.length) break;
-    from = nl + 1;
-  }
-  return hits.lines.length > 0 ? hits : undefined;
+  // The bytes are transferred to the matching worker: give each file its own ArrayBuffer.
+  return buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? buf : new Uint8Array(buf);
 }
 
 /** Searches file contents by regular expression inside the workspace (gitignore-aware, capped). */
@@ -257,7 +226,7 @@ export async function grepFiles(
   const maxFileBytes = limits.maxFileBytes ?? 5 * 1024 * 1024;
   const maxLineLength = limits.maxLineLength ?? 500;
   const mode: GrepOutputMode = args.output_mode ?? 'content';
-  const regex = compilePattern(args.pattern, args.ignore_case === true);
+  const regex = compileRegex(args.pattern, args.ignore_case === true);
   const target = await searchTarget(workspace, args.path, 'path');
   const globMatch =
     args.glob === undefined || args.glob === ''
@@ -288,41 +257,59 @@ export async function grepFiles(
   };
   const perFile =
     mode === 'content' ? maxResults + 1 : mode === 'files_with_matches' ? 1 : Number.POSITIVE_INFINITY;
-  if (target.isFile) {
-    accept(
-      await grepFile(
-        target.resolved.real,
-        target.resolved.display,
-        regex,
-        maxFileBytes,
-        maxLineLength,
-        perFile,
-      ),
-    );
-  } else {
-    const inflight: Array<Promise<FileHits | undefined>> = [];
-    let go = true;
-    for await (const entry of walkFiles({
-      start: target.resolved.real,
-      ignoreBase: workspace.rootOf(target.resolved.real) ?? target.resolved.real,
-      gitignore: limits.gitignore ?? true,
-      signal,
-    })) {
-      if (globMatch !== undefined && !globMatch(entry.relative)) continue;
-      visited += 1;
-      if (visited > maxFiles) {
-        truncated = true;
-        break;
-      }
-      const display = workspace.display(path.join(target.resolved.absolute, entry.relative));
-      inflight.push(grepFile(entry.absolute, display, regex, maxFileBytes, maxLineLength, perFile));
-      if (inflight.length >= 16) {
-        go = accept(await inflight.shift());
-        if (!go) break;
-      }
+  const matcher = new RegexMatcher(regex, { timeoutMs: limits.regexTimeoutMs ?? 10_000, maxLineLength });
+  const batch: Array<{ display: string; bytes: Promise<Uint8Array | undefined> }> = [];
+  // Reads a batch concurrently, matches it in the worker, and accepts hits in walk order.
+  const flush = async (): Promise<boolean> => {
+    const loaded = await Promise.all(batch.map((b) => b.bytes));
+    const files: Array<{ bytes: Uint8Array; stopAfter: number }> = [];
+    const displays: string[] = [];
+    loaded.forEach((bytes, i) => {
+      if (bytes === undefined) return;
+      files.push({ bytes, stopAfter: perFile });
+      displays.push(batch[i]!.display);
+    });
+    batch.length = 0;
+    const results = await matcher.match(files);
+    for (const [i, hits] of results.entries()) {
+      if (hits.length === 0) continue;
+      const lines = hits.map((h) => ({
+        line: h.line,
+        text: h.more > 0 ? `${h.text}… [${h.more} more characters]` : h.text,
+      }));
+      if (!accept({ display: displays[i]!, lines })) return false;
     }
-    while (go && inflight.length > 0) go = accept(await inflight.shift());
-    await Promise.allSettled(inflight);
+    return true;
+  };
+  try {
+    if (target.isFile) {
+      batch.push({ display: target.resolved.display, bytes: loadFile(target.resolved.real, maxFileBytes) });
+      await flush();
+    } else {
+      let go = true;
+      for await (const entry of walkFiles({
+        start: target.resolved.real,
+        ignoreBase: workspace.rootOf(target.resolved.real) ?? target.resolved.real,
+        gitignore: limits.gitignore ?? true,
+        signal,
+      })) {
+        if (globMatch !== undefined && !globMatch(entry.relative)) continue;
+        visited += 1;
+        if (visited > maxFiles) {
+          truncated = true;
+          break;
+        }
+        const display = workspace.display(path.join(target.resolved.absolute, entry.relative));
+        batch.push({ display, bytes: loadFile(entry.absolute, maxFileBytes) });
+        if (batch.length >= 32) {
+          go = await flush();
+          if (!go) break;
+        }
+      }
+      if (go) await flush();
+    }
+  } finally {
+    matcher.close();
   }
   if (results.length > 0 && mode !== 'count' && listed >= maxResults) truncated = true;
   let rows: TableRow[];

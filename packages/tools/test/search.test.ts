@@ -173,3 +173,23 @@ describe('grepFiles', () => {
     expect(out.value.split('\n').sort()).toEqual(['...dots/f.txt', 'locked/x.txt', 'we ird[1]#!.txt']);
   });
 });
+
+describe('catastrophic patterns', () => {
+  it('stops a backtracking regex with a clear error instead of freezing the process', async () => {
+    const root = await tempDir();
+    await writeTree(root, { 'evil.txt': `${'a'.repeat(40)}b\n`, 'ok.txt': 'fine\n' });
+    const ws = new Workspace({ cwd: root });
+    let ticks = 0;
+    const ticker = setInterval(() => {
+      ticks += 1;
+    }, 20);
+    const error = await failure(grepFiles(ws, { pattern: '^(a+)+$' }, { regexTimeoutMs: 500 }));
+    clearInterval(ticker);
+    expect(error.code).toBe('regex_timeout');
+    expect(error.message).toMatch(/^Grep stopped: the pattern took over 500 ms/);
+    // The event loop kept running while the worker was stuck.
+    expect(ticks).toBeGreaterThan(0);
+    // A sane pattern still works afterwards.
+    expect((await grepFiles(ws, { pattern: 'fine' })).value).toBe('ok.txt:1:fine');
+  });
+});
