@@ -145,8 +145,6 @@ function isOutcome(x: unknown): x is ExecOutcome {
 export const RUN_TURN = Symbol('codeagent.runTurn');
 /** Internal hook used by `loadSession`. */
 export const RESTORE = Symbol('codeagent.restore');
-/** Internal hook used by `save`. */
-export const SNAPSHOT = Symbol('codeagent.snapshot');
 
 /** Restorable state of a client (see session.ts). */
 export interface ClientState {
@@ -497,17 +495,6 @@ export class CodeagentClient implements PermissionGateTarget {
   }
 
   // ---------------------------------------------------------------- internals
-
-  /** @internal */
-  [SNAPSHOT](): ClientState {
-    return {
-      messages: this.#messages,
-      records: [...this.#records.values()],
-      compactions: this.#compactions,
-      compactionFailures: this.#compactor.consecutiveFailures,
-      lastReportedTokens: this.#lastReported,
-    };
-  }
 
   /** @internal Restores state; tool results are adapted (display copy only) and cards re-presented. */
   [RESTORE](state: ClientState): void {

@@ -12,7 +12,7 @@ export interface StreamResult {
   readonly usage: Usage | null;
   /** Why the turn ended, in the contract's vocabulary. */
   readonly stopReason: StopReason;
-  /** The provider's raw finish reason of the last request (e.g. `end_turn`, `tool_calls`), or `null`. */
+  /** The provider's raw finish reason of the last completed model request (e.g. `end_turn`), or `null`. */
   readonly finishReason: string | null;
 }
 

@@ -1,4 +1,4 @@
-import { createToolMetaRegistry, type ToolMeta, type ToolMetaInput } from '@codeagent/permission-gate';
+import { createToolMetaRegistry, type ToolMetaInput } from '@codeagent/permission-gate';
 
 /** Process-wide host classification of tools, applied to every client's gate (built-ins stay locked). */
 export const globalToolMeta = createToolMetaRegistry();
@@ -10,9 +10,4 @@ export const globalToolMeta = createToolMetaRegistry();
  */
 export function registerToolMeta(name: string, meta: ToolMetaInput): void {
   globalToolMeta.register(name, meta);
-}
-
-/** The process-wide classification of a tool, if any. */
-export function toolMetaOf(name: string): ToolMeta | undefined {
-  return globalToolMeta.get(name);
 }
