@@ -15,6 +15,7 @@ export type ToolErrorCode =
   | 'invalid_regex'
   | 'regex_timeout'
   | 'spawn_failed'
+  | 'aborted'
   | 'unknown_job'
   | 'io_error';
 

@@ -62,6 +62,8 @@ describe('globFiles', () => {
     expect(out.value).toBe('src/nested/c.ts\nsrc/a.ts');
     const inSrc = await globFiles(ws, { pattern: '*.{ts,tsx}', path: 'src' });
     expect(inSrc.rows.map((r) => r.path).sort()).toEqual(['src/a.ts', 'src/b.tsx']);
+    const absolute = await globFiles(ws, { pattern: `${root}/src/**/*.tsx` });
+    expect(absolute.value).toBe('src/b.tsx');
     const exact = await globFiles(ws, { pattern: 'src/a.ts' });
     expect(exact.value).toBe('src/a.ts');
     expect((await globFiles(ws, { pattern: 'nothing/**/*.py' })).value).toBe(
