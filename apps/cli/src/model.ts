@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import {
   createModel,
-  demoModel,
   type ModelConfig,
   modelFromEnv,
   type ResolvedModel,
@@ -14,19 +13,11 @@ export interface ChosenModel {
   resolved: ResolvedModel;
   /** A note for the banner, e.g. that the scripted demo model is in use. */
   note: string | null;
-  /** Whether this is the built-in demo script (the demo workspace and permissions apply). */
-  isDemo: boolean;
 }
 
-/** The context budget the demo model reports. */
-const DEMO_LIMITS = { contextWindow: 200_000, maxOutputTokens: 32_000 } as const;
-
 function demo(note: string): ChosenModel {
-  return {
-    resolved: { model: demoModel(), provider: 'scripted', modelId: 'codeagent-demo', ...DEMO_LIMITS },
-    note,
-    isDemo: true,
-  };
+  // No script: the providers package's built-in demo tour, with the limits it reports.
+  return { resolved: createModel({ provider: 'scripted' }), note };
 }
 
 /**
@@ -45,7 +36,6 @@ export async function chooseModel(options: CliOptions, env: NodeJS.ProcessEnv): 
         ...(options.model ? { modelId: options.model } : {}),
       }),
       note: `scripted model from ${options.script}`,
-      isDemo: false,
     };
   }
   if (options.provider !== null) {
@@ -61,7 +51,7 @@ export async function chooseModel(options: CliOptions, env: NodeJS.ProcessEnv): 
         : {}),
       ...apiKeyFor(provider, env),
     } as ModelConfig;
-    return { resolved: createModel(config), note: null, isDemo: false };
+    return { resolved: createModel(config), note: null };
   }
   const fromEnv = modelFromEnv({
     env: {
@@ -70,7 +60,7 @@ export async function chooseModel(options: CliOptions, env: NodeJS.ProcessEnv): 
       ...(options.baseUrl ? { CODEAGENT_BASE_URL: options.baseUrl } : {}),
     },
   });
-  if (fromEnv) return { resolved: fromEnv, note: null, isDemo: fromEnv.provider === 'scripted' };
+  if (fromEnv) return { resolved: fromEnv, note: null };
   return demo(
     'no provider configured: running the built-in scripted demo model (see --help to use a real one)',
   );
