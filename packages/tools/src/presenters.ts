@@ -78,16 +78,16 @@ export function createBuiltinPresentations(
     };
 
   const searchResult =
-    (noun: (args: unknown) => string) =>
+    (noun: (args: unknown) => [singular: string, plural: string]) =>
     (args: unknown, result: PresentResultInput): ToolResultView | undefined => {
       if (result.isError || !isDict(result.meta)) return undefined;
       const { count, truncated } = result.meta;
       if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return undefined;
-      const word = noun(args);
+      const [one, many] = noun(args);
       // Title only: the resolver shows the model-facing list as the card body.
       return {
         card: 'generic',
-        title: `${count}${truncated === true ? '+' : ''} ${word}${count === 1 ? '' : 's'}`,
+        title: `${count}${truncated === true ? '+' : ''} ${count === 1 ? one : many}`,
       };
     };
 
@@ -105,12 +105,12 @@ export function createBuiltinPresentations(
     Read: base.Read,
     Write: { presentCall: base.Write.presentCall, presentResult: fileResult(base.Write) } as ToolPresentation,
     Edit: { presentCall: base.Edit.presentCall, presentResult: fileResult(base.Edit) } as ToolPresentation,
-    Glob: { presentCall: searchCall('Glob', false), presentResult: searchResult(() => 'file') },
+    Glob: { presentCall: searchCall('Glob', false), presentResult: searchResult(() => ['file', 'files']) },
     Grep: {
       presentCall: searchCall('Grep', true),
       presentResult: searchResult((args) => {
         const mode = isDict(args) ? args.output_mode : undefined;
-        return mode === 'files_with_matches' || mode === 'count' ? 'file' : 'match';
+        return mode === 'files_with_matches' || mode === 'count' ? ['file', 'files'] : ['match', 'matches'];
       }),
     },
     Bash: base.Bash,
