@@ -12,9 +12,34 @@ const ANSI_RE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]?/g;
 const ASCII_PRINTABLE_RE = /^[\u0020-\u007e]*$/;
 
 let segmenter: Intl.Segmenter | undefined;
-function graphemes(text: string): Iterable<Intl.SegmentData> {
+
+/** Code units per segmentation chunk: `Intl.Segmenter` and `string-width` slow down badly on long strings. */
+const CHUNK = 256;
+
+/** End of the next chunk of `text` from `start`, preferring a point just before an ASCII or CJK base character. */
+function chunkEnd(text: string, start: number): number {
+  const n = text.length;
+  if (n - start <= CHUNK) return n;
+  const hard = start + CHUNK;
+  for (let i = hard; i > start + CHUNK / 2; i--) {
+    const c = text.charCodeAt(i);
+    const prev = text.charCodeAt(i - 1);
+    const base = (c >= 0x20 && c < 0x7f) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0x4e00 && c <= 0x9fff);
+    if (base && prev !== 0x200d) return i;
+  }
+  // No obvious boundary: cut anyway, but never inside a surrogate pair.
+  const c = text.charCodeAt(hard);
+  return c >= 0xdc00 && c <= 0xdfff ? hard + 1 : hard;
+}
+
+/** Graphemes of `text`, segmented chunk by chunk so long strings stay linear. */
+function* graphemes(text: string): Generator<string> {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  return segmenter.segment(text);
+  for (let start = 0; start < text.length; ) {
+    const end = chunkEnd(text, start);
+    for (const { segment } of segmenter.segment(text.slice(start, end))) yield segment;
+    start = end;
+  }
 }
 
 /**
@@ -23,7 +48,14 @@ function graphemes(text: string): Iterable<Intl.SegmentData> {
 export function visibleWidth(text: string): number {
   const plain = text.includes(ESC) ? text.replace(ANSI_RE, '') : text;
   if (ASCII_PRINTABLE_RE.test(plain)) return plain.length;
-  return stringWidth(plain);
+  if (plain.length <= CHUNK) return stringWidth(plain);
+  let width = 0;
+  for (let start = 0; start < plain.length; ) {
+    const end = chunkEnd(plain, start);
+    width += stringWidth(plain.slice(start, end));
+    start = end;
+  }
+  return width;
 }
 
 /** Removes every SGR sequence from already sanitised text. */
@@ -43,7 +75,7 @@ export interface TruncateOptions {
  */
 export function truncateToWidth(text: string, width: number, options: TruncateOptions = {}): string {
   const max = Number.isFinite(width) ? Math.max(0, Math.floor(width)) : 0;
-  if (visibleWidth(text) <= max) return text;
+  if (text.length <= max && ASCII_PRINTABLE_RE.test(text)) return text;
   let ellipsis = options.ellipsis ?? '…';
   let ellipsisWidth = visibleWidth(ellipsis);
   if (ellipsisWidth > max) {
@@ -51,33 +83,30 @@ export function truncateToWidth(text: string, width: number, options: TruncateOp
     ellipsisWidth = 0;
   }
   const budget = max - ellipsisWidth;
-  let out = '';
+  // One pass with an early exit: `kept` is the prefix that fits the budget, `used` the width seen so far.
+  let kept = '';
+  let keptColoured = false;
+  let keptFull = false;
   let used = 0;
-  let coloured = false;
   let index = 0;
   const sgr = new RegExp(SGR_RE.source, 'g');
-  // Walk plain runs between SGR sequences; SGRs are copied through at zero width.
-  while (index <= text.length) {
+  for (;;) {
     sgr.lastIndex = index;
     const match = sgr.exec(text);
     const end = match ? match.index : text.length;
-    const run = text.slice(index, end);
-    let full = false;
-    for (const { segment } of graphemes(run)) {
-      const w = visibleWidth(segment);
-      if (used + w > budget) {
-        full = true;
-        break;
-      }
-      out += segment;
-      used += w;
+    for (const segment of graphemes(text.slice(index, end))) {
+      used += visibleWidth(segment);
+      if (used > max) return kept + ellipsis + (keptColoured ? RESET : '');
+      if (used <= budget && !keptFull) kept += segment;
+      else keptFull = true;
     }
-    if (full || !match) break;
-    out += match[0];
-    coloured = true;
+    if (!match) return text;
+    if (!keptFull) {
+      kept += match[0];
+      keptColoured = true;
+    }
     index = match.index + match[0].length;
   }
-  return out + ellipsis + (coloured ? RESET : '');
 }
 
 /** Pads `text` with spaces on the right up to `width` visible columns. */

@@ -69,6 +69,10 @@ function stats(hunks: readonly Hunk[]): DiffStats {
   return { added, removed };
 }
 
+function withFinalNewline(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+}
+
 function closeLine(line: string): string {
   return line.includes('\u001b') && !line.endsWith(RESET) ? line + RESET : line;
 }
@@ -83,8 +87,9 @@ export interface DiffInput {
 /** Renders one file diff: a `path  +N -M` summary line, then coloured hunks. */
 export function renderDiffLines(input: DiffInput, color: boolean): string[] {
   const isNew = input.oldText === null || input.oldText === undefined;
-  const oldText = isNew ? '' : sanitize(input.oldText, color);
-  const newText = sanitize(input.newText, color);
+  // A missing final newline is not worth a `\ No newline at end of file` line in a card: compare whole lines.
+  const oldText = isNew ? '' : withFinalNewline(sanitize(input.oldText, color));
+  const newText = withFinalNewline(sanitize(input.newText, color));
   const hunks = computeHunks(oldText, newText);
   const { added, removed } = stats(hunks);
   const path = input.path === undefined || input.path === null ? '' : safeInline(input.path, color);

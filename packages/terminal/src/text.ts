@@ -2,17 +2,18 @@ import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
 import { isolateText, stripSgr } from './ansi.js';
 import { enforceStrictOutput } from './checker.js';
 
-/** Compact JSON for display; never throws (cycles, bigint and functions get a fixed marker). */
+/** Compact JSON for display; never throws (cycles, bigint, functions and too-deep nesting get a marker). */
 export function safeJson(value: unknown): string {
   try {
-    const seen = new WeakSet<object>();
-    const json = JSON.stringify(value, (_key, v: unknown) => {
+    // Ancestor stack: a value repeated in siblings is fine, only a reference back to an ancestor is a cycle.
+    const ancestors: unknown[] = [];
+    const json = JSON.stringify(value, function (this: unknown, _key, v: unknown) {
       if (typeof v === 'bigint') return `${v.toString()}n`;
       if (typeof v === 'function' || typeof v === 'symbol') return `[${typeof v}]`;
-      if (typeof v === 'object' && v !== null) {
-        if (seen.has(v)) return '[circular]';
-        seen.add(v);
-      }
+      if (typeof v !== 'object' || v === null) return v;
+      while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
+      if (ancestors.includes(v)) return '[circular]';
+      ancestors.push(v);
       return v;
     });
     return json ?? String(value);
