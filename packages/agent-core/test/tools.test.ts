@@ -2,7 +2,14 @@ import { toolResult, toolResultArtifact } from '@codeagent/artifact-schema';
 import { jsonSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentCoreError, createClient, defineTool, stream, withPresentationMeta } from '../src/index.js';
+import {
+  AgentCoreError,
+  type AgentTool,
+  createClient,
+  defineTool,
+  stream,
+  withPresentationMeta,
+} from '../src/index.js';
 import { call, finish, recordingCallbacks, scriptedModel, text } from './helpers.js';
 
 function promptToolOutputs(prompt: unknown): unknown[] {
@@ -14,11 +21,7 @@ function promptToolOutputs(prompt: unknown): unknown[] {
   return out;
 }
 
-async function runOne(
-  tool: ReturnType<typeof defineTool<never>>,
-  input: unknown,
-  extra: Record<string, unknown> = {},
-) {
+async function runOne(tool: AgentTool<unknown>, input: unknown, extra: Record<string, unknown> = {}) {
   const model = scriptedModel([
     [call('c1', tool.name, input), finish('tool-calls')],
     [...text(['ok']), finish('stop')],
@@ -41,7 +44,7 @@ const table = defineTool({
 
 describe('tool results', () => {
   it('the model receives only value; the event carries the artifact and a view', async () => {
-    const { model, res } = await runOne(table as never, { n: 2 });
+    const { model, res } = await runOne(table, { n: 2 });
     const value = JSON.stringify([
       { i: 0, sq: 0 },
       { i: 1, sq: 1 },
@@ -69,7 +72,7 @@ describe('tool results', () => {
       capability: 'read',
       execute: () => ({ ...future, extra: { ...future.extra, codeagent: { artifact: art } } }),
     });
-    const { res, model } = await runOne(tool as never, {});
+    const { res, model } = await runOne(tool, {});
     expect(res?.type === 'tool-result' && res.artifact).toEqual(art);
     expect(toolResultArtifact(res)).toBeNull();
     expect(toolResultArtifact(res, { version: [1, 2] })?.version).toBe(2);
@@ -87,9 +90,9 @@ describe('tool results', () => {
         return { ...r, extra: { ...r.extra, display: { html: '<b>x</b>' } } };
       },
     });
-    expect((await runOne(withDisplay as never, {})).res).toMatchObject({ display: { html: '<b>x</b>' } });
+    expect((await runOne(withDisplay, {})).res).toMatchObject({ display: { html: '<b>x</b>' } });
     const projected = await runOne(
-      withDisplay as never,
+      withDisplay,
       {},
       { display: (r: { value: string }, v: { card: string }) => `${v.card}:${r.value}` },
     );
@@ -106,7 +109,7 @@ describe('tool results', () => {
         throw new Error('disk on fire');
       },
     });
-    const { res, model, result } = await runOne(bad as never, {});
+    const { res, model, result } = await runOne(bad, {});
     expect(res).toMatchObject({ isError: true, value: 'Error: disk on fire' });
     expect(res?.type === 'tool-result' && res.artifact?.status).toBe('error');
     expect(promptToolOutputs(model.calls[1]?.prompt)).toEqual([
@@ -125,19 +128,19 @@ describe('tool results', () => {
       capability: 'read',
       execute: () => cyc,
     });
-    const { res } = await runOne(tool as never, {});
+    const { res } = await runOne(tool, {});
     expect(res?.type === 'tool-result' && res.value).not.toContain('do-not-echo');
     expect(res).toMatchObject({ isError: true });
   });
 
   it('invalid tool JSON and schema failures become error results; the turn goes on', async () => {
-    const { res, req, result, model } = await runOne(table as never, '{"n": 1,,');
+    const { res, req, result, model } = await runOne(table, '{"n": 1,,');
     expect(req).toMatchObject({ id: 'c1', name: 'rows', intent: null });
     expect(res).toMatchObject({ isError: true });
     expect(result.stopReason).toBe('completed');
     const outputs = promptToolOutputs(model.calls[1]?.prompt) as Array<{ type: string }>;
     expect(outputs[0]?.type).toBe('error-text');
-    const schemaFail = await runOne(table as never, { n: 'three' });
+    const schemaFail = await runOne(table, { n: 'three' });
     expect(schemaFail.res).toMatchObject({ isError: true });
   });
 
@@ -167,7 +170,7 @@ describe('tool results', () => {
         return 'ok';
       },
     });
-    const { req, res, client, model } = await runOne(strict as never, {
+    const { req, res, client, model } = await runOne(strict, {
       path: 'a.txt',
       _intent: 'check the file',
     });
@@ -185,7 +188,7 @@ describe('tool results', () => {
     }>;
     expect(Object.keys(sentTools[0]?.inputSchema.properties ?? {})).toEqual(['path', '_intent']);
     // A non-string _intent is dropped, not fatal.
-    const again = await runOne(strict as never, { path: 'b', _intent: 42 });
+    const again = await runOne(strict, { path: 'b', _intent: 42 });
     expect(again.req).toMatchObject({ intent: null });
     expect(again.res).toMatchObject({ isError: false });
   });
@@ -212,11 +215,11 @@ describe('tool results', () => {
       capability: 'read',
       execute: ({ q }) => `found ${q}`,
     });
-    expect((await runOne(tool as never, { q: 'x', _intent: 'why' })).res).toMatchObject({
+    expect((await runOne(tool, { q: 'x', _intent: 'why' })).res).toMatchObject({
       value: 'found x',
       isError: false,
     });
-    expect((await runOne(tool as never, { q: 1 })).res).toMatchObject({ isError: true });
+    expect((await runOne(tool, { q: 1 })).res).toMatchObject({ isError: true });
     const js = defineTool<{ q: string }>({
       name: 'js',
       description: 'JSON schema tool',
@@ -224,7 +227,7 @@ describe('tool results', () => {
       capability: 'read',
       execute: (a) => `js ${a.q}`,
     });
-    expect((await runOne(js as never, { q: 'y' })).res).toMatchObject({ value: 'js y' });
+    expect((await runOne(js, { q: 'y' })).res).toMatchObject({ value: 'js y' });
   });
 
   it('presentCall/presentResult build the cards; presentation meta reaches presentResult', async () => {
@@ -241,7 +244,7 @@ describe('tool results', () => {
         exitCode: (r.meta as { exitCode: number }).exitCode,
       }),
     });
-    const { req, res } = await runOne(tool as never, { cmd: 'ls' });
+    const { req, res } = await runOne(tool, { cmd: 'ls' });
     expect(req).toMatchObject({ view: { card: 'terminal', title: 'ls' } });
     expect(res).toMatchObject({ view: { card: 'terminal', output: 'ran ls', exitCode: 3 } });
   });
@@ -257,7 +260,7 @@ describe('tool results', () => {
         throw new Error('bug');
       },
     });
-    const { req, client } = await runOne(tool as never, {});
+    const { req, client } = await runOne(tool, {});
     expect(req).toMatchObject({ view: { card: 'generic', title: 'p' } });
     expect(client.presenterIssues.map((i) => i.code)).toContain('present-call-threw');
   });
