@@ -155,14 +155,10 @@ function success(
 }
 
 /** Turns a thrown value into an error result with a clear one-line value. */
-function failure(error: unknown, meta?: unknown): ToolResult {
+function failure(error: unknown): ToolResult {
   const message = error instanceof ToolError ? error.message : oneLine(error);
   const code = error instanceof ToolError ? error.code : (errnoCode(error) ?? 'io_error');
-  const result: ToolResult = {
-    ...toolResult(message, { kind: 'error', payload: { message, detail: code } }),
-    error: message,
-  };
-  return meta === undefined ? result : withPresentationMeta(result, meta);
+  return { ...toolResult(message, { kind: 'error', payload: { message, detail: code } }), error: message };
 }
 
 async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {

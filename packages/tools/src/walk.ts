@@ -64,9 +64,10 @@ function isIgnored(levels: readonly Level[], absolute: string, isDir: boolean): 
  * Walks regular files under `start` depth-first in name order, skipping `.git`, symbolic links
  * (never followed, so a link cannot lead the walk out of the workspace) and, by default,
  * everything a `.gitignore` between `ignoreBase` and the file excludes (nested files, negations).
+ * A `start` that is itself ignored was asked for explicitly and is walked without ignore rules.
  */
 export async function* walkFiles(options: WalkOptions): AsyncGenerator<WalkEntry> {
-  const useGitignore = options.gitignore ?? true;
+  let useGitignore = options.gitignore ?? true;
   const baseLevels: Level[] = [];
   if (useGitignore) {
     const rel = path.relative(options.ignoreBase, options.start);
@@ -84,7 +85,8 @@ export async function* walkFiles(options: WalkOptions): AsyncGenerator<WalkEntry
       const level = await loadRules(dir);
       if (level) baseLevels.push(level);
     }
-    if (isIgnored(baseLevels, options.start, true)) return;
+    // Asking for an ignored directory by name (Grep in dist/) is explicit: search it whole.
+    if (isIgnored(baseLevels, options.start, true)) useGitignore = false;
   }
   const stack: Array<{ dir: string; levels: Level[] }> = [{ dir: options.start, levels: baseLevels }];
   while (stack.length > 0) {

@@ -121,6 +121,9 @@ describe('grepFiles', () => {
     expect(counts.rows).toEqual([{ path: 'src/a.ts', count: 2 }]);
     const one = await grepFiles(ws, { pattern: 'const', path: 'src/a.ts' });
     expect(one.value).toBe('src/a.ts:1:export const alpha = 1;');
+    // An ignored directory asked for by name is searched.
+    expect((await grepFiles(ws, { pattern: 'TODO', path: 'dist' })).value).toBe('dist/out.js:1:TODO built');
+    expect((await globFiles(ws, { pattern: 'dist/**/*.js' })).value).toBe('dist/out.js');
     const none = await grepFiles(ws, { pattern: 'zzz' });
     expect(none.value).toBe('No matches for /zzz/ in .');
   });
