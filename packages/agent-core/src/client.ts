@@ -248,7 +248,8 @@ export class CodeagentClient implements PermissionGateTarget {
   #messages: ModelMessage[] = [];
   #messagesView: readonly ModelMessage[] | null = null;
   readonly #tools = new Map<string, AgentTool<unknown>>();
-  readonly #sdkTools: Record<string, Tool> = {};
+  // Null prototype: a model calling `toString` or a tool named `__proto__` must not reach Object.prototype.
+  readonly #sdkTools: Record<string, Tool> = Object.create(null);
   readonly #toolTokens = new Map<string, number>();
   #gate: PermissionGate | null = null;
   #presenter: ToolPresenter;

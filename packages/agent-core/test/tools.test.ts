@@ -325,3 +325,37 @@ describe('tool results', () => {
     ).toEqual(['done 1', 'done 2', 'done 3']);
   });
 });
+
+describe('tool names are data', () => {
+  it('a model calling toString or constructor gets an error result; __proto__ is an ordinary tool name', async () => {
+    const proto = defineTool({
+      name: '__proto__',
+      description: 'odd name',
+      inputSchema: z.object({}),
+      capability: 'read',
+      execute: () => 'proto ran',
+    });
+    const model = scriptedModel([
+      [
+        call('c1', 'toString', {}),
+        call('c2', 'constructor', {}),
+        call('c3', '__proto__', {}),
+        finish('tool-calls'),
+      ],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [proto] });
+    const { callbacks, events } = recordingCallbacks();
+    const r = await stream(client, 'go', callbacks);
+    expect(r.stopReason).toBe('completed');
+    const results = events.flatMap((e) => (e.type === 'tool-result' ? [[e.name, e.isError, e.value]] : []));
+    expect(results).toContainEqual(['__proto__', false, 'proto ran']);
+    expect(
+      results
+        .filter(([, isError]) => isError)
+        .map(([n]) => n)
+        .sort(),
+    ).toEqual(['constructor', 'toString']);
+    expect(({} as Record<string, unknown>).execute).toBeUndefined();
+  });
+});
