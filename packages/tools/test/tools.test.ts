@@ -295,6 +295,34 @@ describe('builtinTools', () => {
     expect(views.result).toEqual({ card: 'terminal', output: 'start\n', signal: 'SIGTERM' });
   });
 
+  it('Bash kills the command when the call is aborted, and clamps the timeout', async () => {
+    const { run } = await kit();
+    const controller = new AbortController();
+    const pending = run('Bash', { command: 'echo go; sleep 30' }, controller.signal);
+    setTimeout(() => controller.abort(), 200);
+    const r = await pending;
+    expect(isError(r)).toBe(true);
+    expect(r.value.split('\n').slice(-2)).toEqual([
+      '[Command interrupted and killed]',
+      '[Terminated by signal SIGTERM]',
+    ]);
+    const cwd = await tempDir();
+    const small = createBuiltinToolkit({ cwd, bash: { maxTimeoutMs: 300, killGraceMs: 200 } });
+    kits.push(small);
+    const bash = small.tools.find((t) => t.name === 'Bash')!;
+    const ctx: ToolContext = {
+      callId: 'x',
+      name: 'Bash',
+      signal: new AbortController().signal,
+      cwd,
+      intent: null,
+    };
+    const clamped = (await bash.execute({ command: 'sleep 30', timeout: 600_000 }, ctx)) as ToolResult;
+    expect(clamped.value).toBe(
+      '[Command timed out after 300 ms and was killed]\n[Terminated by signal SIGTERM]',
+    );
+  });
+
   it('Bash background jobs run with job_output and job_kill, drawn as generic cards', async () => {
     const { run, byName } = await kit();
     const started = await run('Bash', { command: 'echo hello; sleep 30', run_in_background: true });

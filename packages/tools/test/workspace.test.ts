@@ -97,6 +97,18 @@ describe('Workspace confinement', () => {
     expect(other.roots).toEqual([root, extra]);
   });
 
+  it('works when the cwd itself is reached through a symlink', async () => {
+    const real = await tempDir();
+    const holder = await tempDir();
+    await writeFile(path.join(real, 'a.txt'), 'x');
+    await symlink(real, path.join(holder, 'link'));
+    const ws = new Workspace({ cwd: path.join(holder, 'link') });
+    const r = await ws.resolve('a.txt');
+    expect(r).toMatchObject({ real: path.join(real, 'a.txt'), display: 'a.txt', exists: true });
+    expect((await ws.resolve(path.join(real, 'a.txt'))).display).toBe('a.txt');
+    expect((await refused(ws.resolve('../link/../../x'))).code).toBe('outside_workspace');
+  });
+
   it('rejects empty paths, NUL bytes and a missing root with clear errors', async () => {
     const root = await tempDir();
     const ws = new Workspace({ cwd: root });
