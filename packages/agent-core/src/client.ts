@@ -26,7 +26,13 @@ import {
   type ToolPresenter,
   type ToolResultView,
 } from '@codeagent/render-intent';
-import { buildSkillHint, useSkillTool } from '@codeagent/skills';
+import {
+  buildSkillHint,
+  loadSkillPrompt,
+  parseSlashCommand,
+  SkillError,
+  useSkillTool,
+} from '@codeagent/skills';
 import {
   jsonSchema,
   type LanguageModel,
@@ -76,6 +82,15 @@ export interface SkillsOptions {
   readonly homeDir?: string;
   /** Append the `<available_skills>` hint to the system prompt; default true. */
   readonly hint?: boolean;
+  /** Expand `/name args` input into the skill's prompt when `name` is a discovered skill; default true. */
+  readonly slashCommands?: boolean;
+}
+
+/** Where skills are discovered for one client. */
+interface SkillDiscovery {
+  readonly cwd: string;
+  readonly dirs?: readonly string[];
+  readonly homeDir?: string;
 }
 
 /** Host projection of a tool result into its toolkit's display data (the event's `display` field). */
@@ -237,11 +252,8 @@ export class CodeagentClient implements PermissionGateTarget {
   readonly #retry: ReturnType<typeof resolveRetry>;
   readonly #compactor: Compactor;
   readonly #tickMs: number;
-  readonly #skillHint: {
-    readonly cwd: string;
-    readonly dirs?: readonly string[];
-    readonly homeDir?: string;
-  } | null;
+  readonly #skillHint: SkillDiscovery | null;
+  readonly #slashSkills: SkillDiscovery | null;
   #hintText: string | undefined;
   #permissionMode: PermissionMode;
 
@@ -300,6 +312,7 @@ export class CodeagentClient implements PermissionGateTarget {
     for (const tool of options.tools ?? []) this.registerTool(tool);
     const skills = options.skills;
     this.#skillHint = null;
+    this.#slashSkills = null;
     if (registerTools) {
       if (skills !== false) {
         const discovery = {
@@ -320,6 +333,7 @@ export class CodeagentClient implements PermissionGateTarget {
           );
         }
         if (skills?.hint !== false) this.#skillHint = discovery;
+        if (skills?.slashCommands !== false) this.#slashSkills = discovery;
       }
       installPermissionGate(this, {
         mode: this.#permissionMode,
@@ -676,6 +690,27 @@ export class CodeagentClient implements PermissionGateTarget {
     return outcome(normalizeToolOutput(output));
   }
 
+  /** `/name args` naming a discovered skill becomes the command plus the skill's prompt; anything else is kept. */
+  async #expandSlashCommand(input: StreamInput, emit: (e: AgentEvent) => void): Promise<StreamInput> {
+    if (!this.#slashSkills || typeof input !== 'string') return input;
+    const command = parseSlashCommand(input);
+    if (!command) return input;
+    try {
+      const prompt = await loadSkillPrompt(command.name, { ...this.#slashSkills, args: command.args });
+      return `${input.trim()}\n\n<skill name="${command.name}">\n${prompt.trimEnd()}\n</skill>`;
+    } catch (e) {
+      // Not a skill (host commands such as /compact pass through); other failures are reported.
+      if (!(e instanceof SkillError && e.code === 'SKILL_NOT_FOUND')) {
+        emit({
+          type: 'error',
+          message: `Skill /${command.name} not loaded: ${errorMessage(e)}`,
+          recovered: true,
+        });
+      }
+      return input;
+    }
+  }
+
   #onToolCall(turn: Turn, id: string, name: string, input: unknown): void {
     const { intent, args } = splitIntent(input);
     turn.args.set(id, input);
@@ -779,7 +814,8 @@ export class CodeagentClient implements PermissionGateTarget {
           this.#hintText = '';
         }
       }
-      let base: ModelMessage[] = [...this.#messages, toUserMessage(input)];
+      const expanded = await this.#expandSlashCommand(input, safeEmit);
+      let base: ModelMessage[] = [...this.#messages, toUserMessage(expanded)];
       let stepsLeft = this.maxTurns;
       let promptTooLongRetried = false;
       for (;;) {

@@ -131,6 +131,35 @@ describe('client', () => {
     expect(JSON.stringify(system)).toContain('greet');
   });
 
+  it('a slash command naming a skill expands to its prompt; other slash input passes through', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'agent-core-slash-'));
+    const home = mkdtempSync(join(tmpdir(), 'agent-core-home-'));
+    mkdirSync(join(cwd, '.claude/skills/review'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.claude/skills/review/SKILL.md'),
+      '---\nname: review\ndescription: Reviews a file.\n---\nReview $ARG1 carefully.\n',
+    );
+    const model = scriptedModel([
+      [...text(['reviewed']), finish('stop')],
+      [...text(['compacting is the host job']), finish('stop')],
+    ]);
+    const client = createClient({ model, cwd, skills: { homeDir: home, hint: false } });
+    await stream(client, '/review src/a.ts');
+    expect(client.messages[0]).toEqual({
+      role: 'user',
+      content: '/review src/a.ts\n\n<skill name="review">\nReview src/a.ts carefully.\n</skill>',
+    });
+    await stream(client, '/compact now');
+    expect(client.messages[2]).toEqual({ role: 'user', content: '/compact now' });
+    const plain = createClient({
+      model: scriptedModel([[...text(['x']), finish('stop')]]),
+      cwd,
+      registerTools: false,
+    });
+    await stream(plain, '/review src/a.ts');
+    expect(plain.messages[0]).toEqual({ role: 'user', content: '/review src/a.ts' });
+  });
+
   it('registerToolMeta classifies a host tool for every client gate', async () => {
     const mk = (name: string) =>
       defineTool({
