@@ -117,7 +117,11 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
     child.once('error', (error) => {
       cleanup();
       for (const t of timers) clearTimeout(t);
-      reject(new ToolError('spawn_failed', `Could not start the shell: ${error.message}`, { cause: error }));
+      reject(
+        new ToolError('spawn_failed', `Could not start the shell in ${options.cwd}: ${error.message}`, {
+          cause: error,
+        }),
+      );
     });
     child.once('exit', (code, signal) => {
       exit = { code, signal };

@@ -41,7 +41,10 @@ export interface BuiltinToolMeta {
   readonly capability: BuiltinCapability;
   /** Tool set, for `policy.sets`: `files`, `shell` or `todo`. */
   readonly set: 'files' | 'shell' | 'todo';
-  /** Input key that rule patterns such as `Edit(src/**)` match, when there is one. */
+  /**
+   * Input key that rule patterns such as `Edit(src/**)` match. Glob and Grep leave it to the gate's default
+   * order (`path` when given, else `pattern`).
+   */
   readonly primaryArgument?: string;
 }
 
@@ -50,8 +53,8 @@ export const BUILTIN_TOOL_META: Readonly<Record<BuiltinToolName, BuiltinToolMeta
   Read: { capability: 'read', set: 'files', primaryArgument: 'file_path' },
   Write: { capability: 'write', set: 'files', primaryArgument: 'file_path' },
   Edit: { capability: 'write', set: 'files', primaryArgument: 'file_path' },
-  Glob: { capability: 'read', set: 'files', primaryArgument: 'pattern' },
-  Grep: { capability: 'read', set: 'files', primaryArgument: 'pattern' },
+  Glob: { capability: 'read', set: 'files' },
+  Grep: { capability: 'read', set: 'files' },
   Bash: { capability: 'exec', set: 'shell', primaryArgument: 'command' },
   TodoWrite: { capability: 'read', set: 'todo' },
   job_output: { capability: 'read', set: 'shell', primaryArgument: 'job_id' },
