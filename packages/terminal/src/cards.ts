@@ -6,7 +6,7 @@ import {
   type ToolCallView,
   type ToolResultView,
 } from '@codeagent/render-intent';
-import { paint, prefixBlock, truncateToWidth } from './ansi.js';
+import { paint, prefixBlock, truncateToWidth, visibleWidth } from './ansi.js';
 import { imagePlaceholder, renderableArtifactLines } from './artifact.js';
 import { renderDiffLines } from './diff.js';
 import type { ResolvedRenderOptions } from './options.js';
@@ -32,8 +32,8 @@ const indent = (lines: readonly string[], prefix = INDENT): string[] =>
 
 function header(glyph: string, title: unknown, options: ResolvedRenderOptions, tag?: string): string {
   const { color, width } = options;
-  const tagText = tag ? ` ${tag}` : '';
-  const room = Math.max(1, width - 2 - tagText.length);
+  const tagText = tag ? ` ${truncateToWidth(tag, Math.floor(width / 3))}` : '';
+  const room = Math.max(1, width - 2 - visibleWidth(tagText));
   const text = truncateToWidth(safeInline(title, color), room);
   return `${paint(color, glyph, 'cyan')} ${paint(color, text, 'bold')}${paint(color, tagText, 'dim')}`;
 }

@@ -175,3 +175,15 @@ describe('renderToolCard', () => {
     expectSafe(out);
   });
 });
+
+describe('header width', () => {
+  test('a hostile long kind tag and title still fit the width', () => {
+    const view = {
+      card: 'generic',
+      title: '漢'.repeat(100),
+      kind: 'k'.repeat(200),
+    } as unknown as ToolCallView;
+    const first = renderToolCall(view, { color: false, width: 40 }).split('\n')[0] ?? '';
+    expect(visibleWidth(first)).toBeLessThanOrEqual(40);
+  });
+});
