@@ -1,6 +1,6 @@
 import { mkdir, readFile, stat, writeFile as writeText } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from './errors.js';
+import { errnoCode, ToolError } from './errors.js';
 import { looksBinary, splitLines } from './text.js';
 import type { ResolvedPath, Workspace } from './workspace.js';
 
@@ -61,9 +61,15 @@ const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+// Checked under the file lock, not from `resolved.exists`: a concurrent Write may have just created it.
 async function existingFile(resolved: ResolvedPath): Promise<{ size: number } | undefined> {
-  if (!resolved.exists) return undefined;
-  const info = await stat(resolved.real);
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(resolved.real);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
   if (info.isDirectory())
     throw new ToolError('is_directory', `${resolved.display} is a directory, not a file`);
   if (!info.isFile()) throw new ToolError('not_a_file', `${resolved.display} is not a regular file`);
@@ -84,16 +90,24 @@ export async function writeTextFile(
   const maxDiffBytes = limits.maxDiffBytes ?? 256 * 1024;
   if (typeof args.content !== 'string') throw new ToolError('invalid_input', 'content must be a string');
   const resolved = await workspace.resolve(args.file_path);
+  return workspace.withFileLock(resolved.real, () => writeLocked(resolved, args.content, maxDiffBytes));
+}
+
+async function writeLocked(
+  resolved: ResolvedPath,
+  content: string,
+  maxDiffBytes: number,
+): Promise<FileChangeOutcome> {
   const existing = await existingFile(resolved);
   let before: string | null = null;
   if (existing !== undefined && existing.size <= maxDiffBytes) {
     const raw = await readFile(resolved.real);
     if (!looksBinary(raw.subarray(0, 8192))) before = raw.toString('utf8');
   }
-  await writeResolved(resolved, args.content);
-  const lines = splitLines(args.content).length;
+  await writeResolved(resolved, content);
+  const lines = splitLines(content).length;
   const change: FileChangeKind =
-    existing === undefined ? 'created' : before === args.content ? 'unchanged' : 'updated';
+    existing === undefined ? 'created' : before === content ? 'unchanged' : 'updated';
   let value: string;
   switch (change) {
     case 'created':
@@ -111,7 +125,7 @@ export async function writeTextFile(
     path: resolved.absolute,
     displayPath: resolved.display,
     before,
-    after: byteLength(args.content) > maxDiffBytes ? null : args.content,
+    after: byteLength(content) > maxDiffBytes ? null : content,
     change,
     replacements: 0,
   };
@@ -145,6 +159,15 @@ export async function editTextFile(
     );
   }
   const resolved = await workspace.resolve(args.file_path);
+  return workspace.withFileLock(resolved.real, () => editLocked(resolved, args, maxDiffBytes, maxEditBytes));
+}
+
+async function editLocked(
+  resolved: ResolvedPath,
+  args: EditArgs,
+  maxDiffBytes: number,
+  maxEditBytes: number,
+): Promise<FileChangeOutcome> {
   const existing = await existingFile(resolved);
   if (existing === undefined) {
     if (args.old_string !== '') throw new ToolError('not_found', `File not found: ${resolved.display}`);

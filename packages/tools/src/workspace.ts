@@ -43,6 +43,7 @@ export class Workspace {
   /** The session cwd as given (absolute). */
   readonly cwd: string;
   readonly #roots: Array<{ lexical: string; real: string }> = [];
+  readonly #locks = new Map<string, Promise<void>>();
 
   /** Creates a workspace; `cwd` and every root must be existing directories. */
   constructor(options: WorkspaceOptions) {
@@ -72,6 +73,27 @@ export class Workspace {
   /** The roots (real paths) in the order they were added; the first is the cwd. */
   get roots(): readonly string[] {
     return this.#roots.map((r) => r.real);
+  }
+
+  /**
+   * Runs `fn` while holding the lock of one file (by real path): the tools of one model step may run
+   * concurrently, and two Edits of the same file must not both read the old text and lose one change.
+   */
+  async withFileLock<T>(real: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.#locks.get(real) ?? Promise.resolve();
+    let release!: () => void;
+    const current = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tail = previous.then(() => current);
+    this.#locks.set(real, tail);
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      release();
+      if (this.#locks.get(real) === tail) this.#locks.delete(real);
+    }
   }
 
   /** The real path of the root that contains `real`, or `undefined` when none does. */

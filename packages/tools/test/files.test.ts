@@ -174,3 +174,28 @@ describe('editFile', () => {
     );
   });
 });
+
+describe('concurrent changes to one file', () => {
+  it('serialises Edits and Writes of the same file so no change is lost', async () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i}`);
+    const { ws, root } = await setup({ 'c.txt': `${lines.join('\n')}\n` });
+    // A symlinked alias of the same file shares the lock (locks are keyed by real path).
+    await symlink(path.join(root, 'c.txt'), path.join(root, 'alias.txt'));
+    await Promise.all(
+      lines.map((l, i) =>
+        editFile(ws, {
+          file_path: i % 2 ? 'alias.txt' : 'c.txt',
+          old_string: `${l}\n`,
+          new_string: `LINE ${i}\n`,
+        }),
+      ),
+    );
+    expect(await readFile(path.join(root, 'c.txt'), 'utf8')).toBe(
+      `${lines.map((_, i) => `LINE ${i}`).join('\n')}\n`,
+    );
+    const writes = await Promise.all(
+      [1, 2, 3].map((n) => writeFile(ws, { file_path: 'w.txt', content: `v${n}\n` })),
+    );
+    expect(writes.map((w) => w.change).sort()).toEqual(['created', 'updated', 'updated']);
+  });
+});
