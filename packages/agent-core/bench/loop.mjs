@@ -9,7 +9,7 @@ import { createClient, defineTool, stream } from '../dist/index.js';
 import { installPermissionGate } from '@codeagent/permission-gate';
 
 const TEXT_DELTAS = Number(process.env.DELTAS ?? 100_000);
-const TOOL_CALLS = 1_000;
+const TOOL_CALLS = Number(process.env.TOOL_CALLS ?? 1_000);
 const STEPS = 10; // tool steps; one more text-only step ends the turn
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 
@@ -109,6 +109,8 @@ async function ours(withGate) {
 }
 
 async function time(fn) {
+  // Start every run from a collected heap so no run pays for the garbage of the one before.
+  globalThis.gc();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   await fn();
@@ -125,10 +127,14 @@ await bare();
 await ours(false);
 await ours(true);
 const runs = { bare: [], ours: [], gate: [] };
+const paths = { bare, ours: () => ours(false), gate: () => ours(true) };
+const order = ['bare', 'ours', 'gate'];
 for (let r = 0; r < ROUNDS; r++) {
-  runs.bare.push(await time(bare));
-  runs.ours.push(await time(() => ours(false)));
-  runs.gate.push(await time(() => ours(true)));
+  // Rotate the order each round so no path always runs first or last.
+  for (let k = 0; k < order.length; k++) {
+    const name = order[(r + k) % order.length];
+    runs[name].push(await time(paths[name]));
+  }
 }
 const stat = (k, f) => {
   const xs = runs[k];
