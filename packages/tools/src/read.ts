@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile as readText, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { ToolError } from './errors.js';
 import { languageFromPath, looksBinary, numberLines, splitLines, truncateLine } from './text.js';
 import type { Workspace } from './workspace.js';
@@ -67,28 +66,73 @@ async function readSample(file: string, size: number): Promise<Buffer> {
   }
 }
 
+/**
+ * Reads lines `start .. start+count-1` of a large file in 64 KiB chunks, keeping at most
+ * `maxLineLength + 1` characters of any line, so memory stays bounded even for a huge single-line file.
+ */
 async function streamLines(
   file: string,
   start: number,
   count: number,
+  maxLineLength: number,
 ): Promise<{ lines: string[]; more: boolean }> {
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const rl = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  const keep = maxLineLength + 1;
   const lines: string[] = [];
-  let n = 0;
+  let n = 1;
+  let cur = '';
+  let curLen = 0;
   let more = false;
-  try {
-    for await (const line of rl) {
-      n += 1;
-      if (n < start) continue;
-      if (lines.length >= count) {
-        more = true;
-        break;
+  const wanted = (): boolean => n >= start && lines.length < count;
+  let endsWithCr = false;
+  const take = (piece: string): void => {
+    if (!wanted() || piece === '') return;
+    if (cur.length < keep) cur += piece.slice(0, keep - cur.length);
+    curLen += piece.length;
+    endsWithCr = piece.endsWith('\r');
+  };
+  const finish = (terminated: boolean): void => {
+    if (wanted()) {
+      let line = cur;
+      let full = curLen;
+      if (n === 1 && line.startsWith('\uFEFF')) {
+        line = line.slice(1);
+        full -= 1;
       }
-      lines.push(line);
+      if (terminated && endsWithCr) {
+        full -= 1;
+        if (line.length > full) line = line.slice(0, full);
+      }
+      lines.push(truncateLine(line, maxLineLength, full));
+    }
+    n += 1;
+    cur = '';
+    curLen = 0;
+    endsWithCr = false;
+  };
+  try {
+    outer: for await (const chunk of stream as AsyncIterable<string>) {
+      let from = 0;
+      for (;;) {
+        if (n >= start && lines.length >= count && from < chunk.length) {
+          more = true;
+          break outer;
+        }
+        const nl = chunk.indexOf('\n', from);
+        if (nl === -1) {
+          take(chunk.slice(from));
+          break;
+        }
+        take(chunk.slice(from, nl));
+        finish(true);
+        from = nl + 1;
+      }
+    }
+    if (!more && curLen > 0) {
+      if (wanted()) finish(false);
+      else if (n >= start) more = true;
     }
   } finally {
-    rl.close();
     stream.destroy();
   }
   return { lines, more };
@@ -130,14 +174,14 @@ export async function readTextFile(
         `${resolved.display} is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} Read limit; pass offset and limit to read part of it, or use Grep`,
       );
     }
-    ({ lines: selected, more } = await streamLines(resolved.real, start, count));
+    ({ lines: selected, more } = await streamLines(resolved.real, start, count, maxLineLength));
   } else {
     const all = splitLines((await readText(resolved.real, 'utf8')).replace(/^\uFEFF/, ''));
     totalLines = all.length;
-    selected = all.slice(start - 1, start - 1 + count);
+    selected = all.slice(start - 1, start - 1 + count).map((l) => truncateLine(l, maxLineLength));
     more = start - 1 + count < all.length;
   }
-  const lines = selected.map((l) => truncateLine(l, maxLineLength));
+  const lines = selected;
   const endLine = start + lines.length - 1;
   let value: string;
   if (lines.length > 0) {

@@ -13,13 +13,16 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Cuts a line to `max` UTF-16 units (never inside a surrogate pair) with a marker saying how much was cut. */
-export function truncateLine(line: string, max: number): string {
-  if (line.length <= max) return line;
-  let end = max;
+/**
+ * Cuts a line to `max` UTF-16 units (never inside a surrogate pair) with a marker saying how much was cut.
+ * `fullLength` is the line's real length when `line` is already a prefix of it (streamed reads).
+ */
+export function truncateLine(line: string, max: number, fullLength = line.length): string {
+  if (fullLength <= max) return line;
+  let end = Math.min(max, line.length);
   const code = line.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return `${line.slice(0, end)}… [${line.length - end} more characters]`;
+  return `${line.slice(0, end)}… [${fullLength - end} more characters]`;
 }
 
 // ESC-introduced sequences: CSI (incl. SGR), OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, and two-byte escapes.
