@@ -271,6 +271,8 @@ export class CodeagentClient implements PermissionGateTarget {
   #turn: Turn | null = null;
   #lastReported = 0;
   #approvals: Promise<unknown> = Promise.resolve();
+  /** Tokens of summary requests not yet reported in a turn's usage. */
+  readonly #summaryUsage = { input: 0, output: 0 };
 
   /** Use {@link createClient}. */
   constructor(options: CreateClientOptions) {
@@ -618,6 +620,11 @@ export class CodeagentClient implements PermissionGateTarget {
       if (part.type === 'text-delta') text += part.text;
       else if (part.type === 'error') failure = part.error;
       else if (part.type === 'abort') throw abortError();
+      else if (part.type === 'finish') {
+        // Billed like any other request of the turn.
+        this.#summaryUsage.input += part.totalUsage.inputTokens ?? 0;
+        this.#summaryUsage.output += part.totalUsage.outputTokens ?? 0;
+      }
     }
     if (failure !== undefined) throw failure;
     return text;
@@ -998,6 +1005,10 @@ export class CodeagentClient implements PermissionGateTarget {
       unresolvedToolCalls: unresolved,
     });
     const note = stopNote(stopReason);
+    inputTokens += this.#summaryUsage.input;
+    outputTokens += this.#summaryUsage.output;
+    this.#summaryUsage.input = 0;
+    this.#summaryUsage.output = 0;
     const usage = stopReason === 'error' ? null : this.#usage(inputTokens, outputTokens);
     const result: StreamResult = {
       text,

@@ -93,6 +93,8 @@ describe('compaction in the loop', () => {
     const seen: CompactionDecision[] = [];
     const r = await stream(client, long('d'), { onCompaction: (d) => seen.push(d) });
     expect(r.text).toBe('a4');
+    // The summary request is billed in the turn's usage (two requests of 10 input / 5 output each).
+    expect(r.usage).toMatchObject({ inputTokens: 20, outputTokens: 10 });
     expect(seen.map((d) => d.action)).toEqual(['summary']);
     expect(seen[0]?.dropped.map((d) => (d.kind === 'message' ? `${d.index}:${d.role}` : ''))).toEqual([
       '0:user',
