@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createClient, defineTool, stream, streamEvents } from '../src/index.js';
+import { createClient, defineTool, loadSession, stream, streamEvents } from '../src/index.js';
 import { call, collect, finish, reasoning, recordingCallbacks, scriptedModel, text } from './helpers.js';
 
 const echo = defineTool({
@@ -55,8 +55,6 @@ describe('the loop', () => {
       'artifact',
       'view',
     ]);
-    console.log(JSON.stringify(client.messages, null, 1));
-    console.log(JSON.stringify(model.calls[1]?.prompt));
   });
 
   it('iterator matches callbacks', async () => {
@@ -72,5 +70,38 @@ describe('the loop', () => {
     const evs = (await collect(streamEvents(c2, 'go'))).filter((e) => e.type !== 'tick');
     expect(evs.at(-1)).toEqual({ type: 'end', result: r1 });
     expect(evs.slice(0, -1)).toEqual(events);
+  });
+});
+
+describe('raw text stays raw', () => {
+  it('escape sequences, markup and bidi controls reach the host verbatim, once (renderers escape at render time)', async () => {
+    const nasty = [
+      '\u001b]52;c;ZXZpbA==\u0007',
+      '<img src=x onerror=alert(1)>',
+      '\u202eevil\u202c',
+      '\u001b[31mred\u001b[0m',
+    ];
+    const tool = defineTool({
+      name: 'nasty',
+      description: 'returns hostile text',
+      inputSchema: z.object({}),
+      capability: 'read',
+      execute: () => nasty.join(''),
+    });
+    const model = scriptedModel([
+      [...text(nasty), call('c1', 'nasty', {}), finish('tool-calls')],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [tool] });
+    const { callbacks, events } = recordingCallbacks();
+    const r = await stream(client, 'go', callbacks);
+    expect(r.text).toBe(`${nasty.join('')}ok`);
+    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ value: nasty.join('') });
+    const saved = loadSession(client.save(), {
+      model: scriptedModel([]),
+      registerTools: false,
+      tools: [tool],
+    });
+    expect(saved.toolResults()[0]?.value).toBe(nasty.join(''));
   });
 });
