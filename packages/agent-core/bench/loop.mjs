@@ -1,6 +1,7 @@
 // Benchmark: one turn of 100,000 text deltas and 1,000 tool calls through agent-core's `stream()`
 // versus a bare AI SDK `streamText` consuming `fullStream` with an equivalent tool, on the same mock
 // model; plus the heap held by an idle client. Run: `pnpm bench` (builds first). Needs --expose-gc.
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { stepCountIs, streamText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -143,6 +144,31 @@ const stat = (k, f) => {
   return min(xs.map((x) => x.cpu));
 };
 
+// Noise-free attribution: profile one stream() turn and count the CPU samples whose frame is our code.
+async function attribution() {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  await ours(false);
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const share = { total: 0, 'agent-core': 0, siblings: 0, gc: 0 };
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    const { url, functionName } = byId.get(id).callFrame;
+    share.total += dt;
+    if (url.includes('/agent-core/dist/')) share['agent-core'] += dt;
+    else if (/\/(render-intent|artifact-schema|permission-gate|skills)\/dist\//.test(url))
+      share.siblings += dt;
+    else if (functionName === '(garbage collector)') share.gc += dt;
+  });
+  return share;
+}
+const attr = await attribution();
+
 function heapPerClient(make, n = 1000) {
   globalThis.gc();
   const h0 = process.memoryUsage().heapUsed;
@@ -169,6 +195,10 @@ console.log(row('bare streamText + fullStream', 'bare'));
 console.log(row('stream(), harness-only client', 'ours'));
 console.log(row('stream(), with a permission gate', 'gate'));
 console.log('  target: stream() / bare <= 1.10');
+const pct = (k) => `${((attr[k] / attr.total) * 100).toFixed(1)}%`;
+console.log(
+  `  profile of one stream() turn: agent-core code ${pct('agent-core')} of CPU samples, artifact-schema/render-intent/permission-gate/skills ${pct('siblings')}, GC ${pct('gc')}, the rest is the AI SDK and web streams`,
+);
 console.log(
   `  heap per idle client: harness-only ${(heapHarness / 1024).toFixed(1)} KiB, registerTools (gate + use_skill) ${(heapDefault / 1024).toFixed(1)} KiB`,
 );
