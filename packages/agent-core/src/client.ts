@@ -15,6 +15,7 @@ import {
   type PermissionGateTarget,
   type PermissionMode,
   permissionDeniedMessage,
+  type ToolMeta,
   type ToolMetaInput,
   type ToolPolicy,
 } from '@codeagent/permission-gate';
@@ -1035,15 +1036,33 @@ export class CodeagentClient implements PermissionGateTarget {
   }
 }
 
-/** Makes sure the gate knows the tool's capability and any process-wide classification of it. */
+/** What agent-core itself registered on each gate, so a host's own classification is never overwritten. */
+const registeredByUs = new WeakMap<PermissionGate, Map<string, ToolMeta>>();
+
+const sameMeta = (a: ToolMeta | undefined, b: ToolMeta | undefined) =>
+  a !== undefined && b !== undefined && a.capability === b.capability && a.set === b.set;
+
+/**
+ * Makes sure the gate classifies the tool. Precedence: metadata the host gave this gate (`toolMeta`,
+ * `gate.registerToolMeta`, built-ins) > process-wide `registerToolMeta` > the capability the tool declared.
+ */
 function syncMeta(gate: PermissionGate, tool: AgentTool<unknown>): void {
-  const host = globalToolMeta.get(tool.name);
-  const want =
-    host ?? (typeof tool.capability === 'string' ? { capability: tool.capability } : tool.capability);
+  let ours = registeredByUs.get(gate);
+  if (!ours) {
+    ours = new Map();
+    registeredByUs.set(gate, ours);
+  }
   const have = gate.toolMeta.get(tool.name);
-  if (have?.capability === want.capability && have.set === want.set) return;
+  const mine = ours.get(tool.name);
+  // Present but not ours (or changed since): the host classified it on this gate.
+  if (have !== undefined && !sameMeta(have, mine)) return;
+  const declared: ToolMeta =
+    typeof tool.capability === 'string' ? { capability: tool.capability } : tool.capability;
+  const want = globalToolMeta.get(tool.name) ?? declared;
+  if (sameMeta(have, want)) return;
   try {
     gate.registerToolMeta(tool.name, want as ToolMetaInput);
+    ours.set(tool.name, gate.toolMeta.get(tool.name) ?? want);
   } catch {
     // Built-in metadata is authoritative.
   }

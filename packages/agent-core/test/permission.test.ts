@@ -200,3 +200,50 @@ describe('permission gate wiring', () => {
     });
   });
 });
+
+describe('tool classification precedence', () => {
+  const tool = (capability: 'read' | 'write', log: string[]) =>
+    defineTool({
+      name: 'classified',
+      description: 'c',
+      inputSchema: z.object({}),
+      capability,
+      execute: () => {
+        log.push('ran');
+        return 'ran';
+      },
+    });
+  const script = () =>
+    scriptedModel([
+      [call('c1', 'classified', {}), finish('tool-calls')],
+      [...text(['ok']), finish('stop')],
+    ]);
+
+  it('the host gate toolMeta beats the capability the tool declared (both directions)', async () => {
+    const log: string[] = [];
+    let asks = 0;
+    const ask = () => {
+      asks++;
+      return false;
+    };
+    const tighter = createClient({ model: script(), registerTools: false, tools: [tool('read', log)] });
+    installPermissionGate(tighter, { toolMeta: { classified: 'exec' }, ask });
+    await stream(tighter, 'go');
+    expect(asks).toBe(1);
+    expect(log).toEqual([]);
+    const looser = createClient({ model: script(), registerTools: false, tools: [tool('write', log)] });
+    installPermissionGate(looser, { toolMeta: { classified: 'read' }, ask });
+    await stream(looser, 'go');
+    expect(asks).toBe(1);
+    expect(log).toEqual(['ran']);
+  });
+
+  it('without host metadata the declared capability applies', async () => {
+    const log: string[] = [];
+    const client = createClient({ model: script(), registerTools: false, tools: [tool('write', log)] });
+    const gate = installPermissionGate(client, { ask: () => false });
+    await stream(client, 'go');
+    expect(gate.toolMeta.get('classified')?.capability).toBe('write');
+    expect(log).toEqual([]);
+  });
+});
