@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { ToolError } from './errors.js';
+import { looksBinary } from './text.js';
 
 /** One matching line found by {@link scanText}. */
 export interface LineHit {
@@ -46,16 +47,63 @@ export function scanText(
   return hits;
 }
 
+/**
+ * Reads a regular file synchronously for the worker (sync I/O is cheap there and keeps the main thread
+ * free): `null` for anything unreadable, not a regular file, over `maxBytes`, or binary-looking.
+ * Self-contained like {@link scanText}; `isBinary` is passed in because the worker has no imports.
+ */
+export function loadFileSync(
+  fs: typeof import('node:fs'),
+  file: string,
+  maxBytes: number,
+  isBinary: (sample: Uint8Array) => boolean,
+): Uint8Array | null {
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO swapped in after the walk must not block the open.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const info = fs.fstatSync(fd);
+    if (!info.isFile() || info.size > maxBytes) return null;
+    const buf = Buffer.allocUnsafe(info.size);
+    let off = 0;
+    while (off < info.size) {
+      const n = fs.readSync(fd, buf, off, info.size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    const bytes = buf.subarray(0, off);
+    return isBinary(bytes.subarray(0, 8192)) ? null : bytes;
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Source of the matching worker; evaluated as ESM or CommonJS depending on the host, so it uses no import/require. */
 export const WORKER_SOURCE = `
 const { parentPort } = process.getBuiltinModule('node:worker_threads');
+const fs = process.getBuiltinModule('node:fs');
 const scanText = ${scanText.toString()};
+const looksBinary = ${looksBinary.toString()};
+const loadFileSync = ${loadFileSync.toString()};
 const decoder = new TextDecoder();
 parentPort.on('message', (m) => {
-  const results = m.files.map((f) => scanText(decoder.decode(f.bytes), m.source, m.flags, m.prefilter, f.stopAfter, m.maxLineLength));
+  const results = m.files.map((f) => {
+    const bytes = f.path === undefined ? f.bytes : loadFileSync(fs, f.path, m.maxFileBytes, looksBinary);
+    if (bytes === null) return [];
+    return scanText(decoder.decode(bytes), m.source, m.flags, m.prefilter, f.stopAfter, m.maxLineLength);
+  });
   parentPort.postMessage({ id: m.id, results });
 });
 `;
+
+/** One file for {@link RegexMatcher.match}: a path the worker reads, or bytes already in memory. */
+export type MatchInput = { path: string; stopAfter: number } | { bytes: Uint8Array; stopAfter: number };
 
 /** Options of {@link RegexMatcher}. */
 export interface RegexMatcherOptions {
@@ -63,6 +111,8 @@ export interface RegexMatcherOptions {
   timeoutMs: number;
   /** Longer matching lines are cut. */
   maxLineLength: number;
+  /** Files larger than this are skipped (default: no limit). */
+  maxFileBytes?: number;
 }
 
 /**
@@ -85,8 +135,11 @@ export class RegexMatcher {
     this.#options = options;
   }
 
-  /** Matches each text (UTF-8 bytes, transferred to the worker) and returns its hits, in order. */
-  match(files: ReadonlyArray<{ bytes: Uint8Array; stopAfter: number }>): Promise<LineHit[][]> {
+  /**
+   * Matches each file and returns its hits, in order. Paths are read by the worker (regular text files
+   * only; anything else gives no hits); bytes are transferred to it.
+   */
+  match(files: readonly MatchInput[]): Promise<LineHit[][]> {
     if (files.length === 0) return Promise.resolve([]);
     if (this.#worker === undefined) {
       this.#worker = new Worker(WORKER_SOURCE, { eval: true });
@@ -95,7 +148,7 @@ export class RegexMatcher {
     }
     const worker = this.#worker;
     const id = this.#next++;
-    const transfer = files.map((f) => f.bytes.buffer as ArrayBuffer);
+    const transfer = files.flatMap((f) => ('bytes' in f ? [f.bytes.buffer as ArrayBuffer] : []));
     return new Promise<LineHit[][]>((resolve, reject) => {
       const timer = setTimeout(() => {
         cleanup();
@@ -103,7 +156,7 @@ export class RegexMatcher {
         reject(
           new ToolError(
             'regex_timeout',
-            `Grep stopped: the pattern took over ${this.#options.timeoutMs} ms on one batch of files; simplify it (nested quantifiers such as (a+)+ backtrack catastrophically)`,
+            `Grep stopped: one batch of files took over ${this.#options.timeoutMs} ms; simplify the pattern (nested quantifiers such as (a+)+ backtrack catastrophically) or narrow the path`,
           ),
         );
       }, this.#options.timeoutMs);
@@ -131,6 +184,7 @@ export class RegexMatcher {
           flags: this.#regex.flags,
           prefilter: this.#prefilter,
           maxLineLength: this.#options.maxLineLength,
+          maxFileBytes: this.#options.maxFileBytes ?? Number.POSITIVE_INFINITY,
           files,
         },
         transfer,

@@ -1,9 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { ToolError } from './errors.js';
 import { RegexMatcher } from './matcher.js';
-import { looksBinary } from './text.js';
 import { walkFiles } from './walk.js';
 import type { ResolvedPath, Workspace } from './workspace.js';
 
@@ -199,21 +198,6 @@ interface FileHits {
   lines: Array<{ line: number; text: string }>;
 }
 
-/** Reads a file for Grep: `undefined` for anything not a regular text file under the size cap. */
-async function loadFile(absolute: string, maxFileBytes: number): Promise<Uint8Array | undefined> {
-  let buf: Buffer;
-  try {
-    const info = await stat(absolute);
-    if (!info.isFile() || info.size > maxFileBytes) return undefined;
-    buf = await readFile(absolute);
-  } catch {
-    return undefined;
-  }
-  if (looksBinary(buf.subarray(0, 8192))) return undefined;
-  // The bytes are transferred to the matching worker: give each file its own ArrayBuffer.
-  return buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? buf : new Uint8Array(buf);
-}
-
 /** Searches file contents by regular expression inside the workspace (gitignore-aware, capped). */
 export async function grepFiles(
   workspace: Workspace,
@@ -257,18 +241,16 @@ export async function grepFiles(
   };
   const perFile =
     mode === 'content' ? maxResults + 1 : mode === 'files_with_matches' ? 1 : Number.POSITIVE_INFINITY;
-  const matcher = new RegexMatcher(regex, { timeoutMs: limits.regexTimeoutMs ?? 10_000, maxLineLength });
-  const batch: Array<{ display: string; bytes: Promise<Uint8Array | undefined> }> = [];
-  // Reads a batch concurrently, matches it in the worker, and accepts hits in walk order.
+  const matcher = new RegexMatcher(regex, {
+    timeoutMs: limits.regexTimeoutMs ?? 10_000,
+    maxLineLength,
+    maxFileBytes,
+  });
+  const batch: Array<{ display: string; path: string }> = [];
+  // The worker reads and matches a batch; hits are accepted in walk order.
   const flush = async (): Promise<boolean> => {
-    const loaded = await Promise.all(batch.map((b) => b.bytes));
-    const files: Array<{ bytes: Uint8Array; stopAfter: number }> = [];
-    const displays: string[] = [];
-    loaded.forEach((bytes, i) => {
-      if (bytes === undefined) return;
-      files.push({ bytes, stopAfter: perFile });
-      displays.push(batch[i]!.display);
-    });
+    const displays = batch.map((b) => b.display);
+    const files = batch.map((b) => ({ path: b.path, stopAfter: perFile }));
     batch.length = 0;
     const results = await matcher.match(files);
     for (const [i, hits] of results.entries()) {
@@ -283,7 +265,7 @@ export async function grepFiles(
   };
   try {
     if (target.isFile) {
-      batch.push({ display: target.resolved.display, bytes: loadFile(target.resolved.real, maxFileBytes) });
+      batch.push({ display: target.resolved.display, path: target.resolved.real });
       await flush();
     } else {
       let go = true;
@@ -300,8 +282,8 @@ export async function grepFiles(
           break;
         }
         const display = workspace.display(path.join(target.resolved.absolute, entry.relative));
-        batch.push({ display, bytes: loadFile(entry.absolute, maxFileBytes) });
-        if (batch.length >= 32) {
+        batch.push({ display, path: entry.absolute });
+        if (batch.length >= 64) {
           go = await flush();
           if (!go) break;
         }

@@ -65,12 +65,36 @@ describe('worker source', () => {
       const w = new Worker(process.env.SRC, { eval: true });
       w.on('message', (m) => { console.log(JSON.stringify(m)); w.terminate(); });
       w.on('error', (e) => { console.log('ERR ' + e.message); process.exit(1); });
-      w.postMessage({ id: 7, source: 'b', flags: '', prefilter: true, maxLineLength: 10, files: [{ bytes: new TextEncoder().encode('a\\nb'), stopAfter: 5 }] });
+      w.postMessage({ id: 7, source: 'b', flags: '', prefilter: true, maxLineLength: 10, maxFileBytes: 100, files: [{ bytes: new TextEncoder().encode('a\\nb'), stopAfter: 5 }, { path: process.env.FILE, stopAfter: 5 }] });
     `;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-      env: { ...process.env, SRC: WORKER_SOURCE },
+      env: { ...process.env, SRC: WORKER_SOURCE, FILE: new URL(import.meta.url).pathname },
       encoding: 'utf8',
     });
-    expect(JSON.parse(out)).toEqual({ id: 7, results: [[{ line: 2, text: 'b', more: 0 }]] });
+    // The second file is this test file: larger than maxFileBytes, so no hits.
+    expect(JSON.parse(out)).toEqual({ id: 7, results: [[{ line: 2, text: 'b', more: 0 }], []] });
+  });
+});
+
+describe('loadFileSync (worker-side reads)', () => {
+  it('reads regular text files and refuses binary, oversized, missing and non-regular ones', async () => {
+    const fs = await import('node:fs');
+    const { execFileSync } = await import('node:child_process');
+    const { loadFileSync } = await import('../src/matcher.js');
+    const { looksBinary } = await import('../src/text.js');
+    const dir = fs.mkdtempSync('/tmp/load-');
+    try {
+      fs.writeFileSync(`${dir}/t.txt`, 'hello');
+      fs.writeFileSync(`${dir}/b.bin`, Buffer.from([1, 0, 2]));
+      execFileSync('mkfifo', [`${dir}/fifo`]);
+      expect(Buffer.from(loadFileSync(fs, `${dir}/t.txt`, 100, looksBinary)!).toString()).toBe('hello');
+      expect(loadFileSync(fs, `${dir}/t.txt`, 3, looksBinary)).toBeNull();
+      expect(loadFileSync(fs, `${dir}/b.bin`, 100, looksBinary)).toBeNull();
+      expect(loadFileSync(fs, `${dir}/missing`, 100, looksBinary)).toBeNull();
+      expect(loadFileSync(fs, `${dir}/fifo`, 100, looksBinary)).toBeNull();
+      expect(loadFileSync(fs, dir, 100, looksBinary)).toBeNull();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
