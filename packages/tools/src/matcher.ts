@@ -60,8 +60,9 @@ export function loadFileSync(
 ): Uint8Array | null {
   let fd: number;
   try {
-    // O_NONBLOCK: a FIFO swapped in after the walk must not block the open.
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    // O_NONBLOCK: a FIFO swapped in after the walk must not block the open; O_NOFOLLOW: nor may a symlink
+    // swapped in for the file lead the read outside the workspace.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
   } catch {
     return null;
   }

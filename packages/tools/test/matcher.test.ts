@@ -93,6 +93,8 @@ describe('loadFileSync (worker-side reads)', () => {
       expect(loadFileSync(fs, `${dir}/missing`, 100, looksBinary)).toBeNull();
       expect(loadFileSync(fs, `${dir}/fifo`, 100, looksBinary)).toBeNull();
       expect(loadFileSync(fs, dir, 100, looksBinary)).toBeNull();
+      fs.symlinkSync(`${dir}/t.txt`, `${dir}/link`);
+      expect(loadFileSync(fs, `${dir}/link`, 100, looksBinary)).toBeNull();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
