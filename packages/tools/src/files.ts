@@ -2,7 +2,7 @@ import { mkdir, readFile, stat, writeFile as writeText } from 'node:fs/promises'
 import path from 'node:path';
 import { errnoCode, ToolError } from './errors.js';
 import { looksBinary, splitLines } from './text.js';
-import type { ResolvedPath, Workspace } from './workspace.js';
+import { READ_FLAGS, type ResolvedPath, type Workspace, WRITE_FLAGS } from './workspace.js';
 
 /** Arguments of the Write tool. */
 export interface WriteArgs {
@@ -78,7 +78,7 @@ async function existingFile(resolved: ResolvedPath): Promise<{ size: number } | 
 
 async function writeResolved(resolved: ResolvedPath, content: string): Promise<void> {
   await mkdir(path.dirname(resolved.real), { recursive: true });
-  await writeText(resolved.real, content, 'utf8');
+  await writeText(resolved.real, content, { encoding: 'utf8', flag: WRITE_FLAGS });
 }
 
 /** Creates or overwrites a file inside the workspace, keeping the before-image (capped) for the diff. */
@@ -101,7 +101,7 @@ async function writeLocked(
   const existing = await existingFile(resolved);
   let before: string | null = null;
   if (existing !== undefined && existing.size <= maxDiffBytes) {
-    const raw = await readFile(resolved.real);
+    const raw = await readFile(resolved.real, { flag: READ_FLAGS });
     if (!looksBinary(raw.subarray(0, 8192))) before = raw.toString('utf8');
   }
   await writeResolved(resolved, content);
@@ -188,7 +188,7 @@ async function editLocked(
       `${resolved.display} is larger than the ${maxEditBytes}-byte Edit limit; use Bash (e.g. sed) for it`,
     );
   }
-  const raw = await readFile(resolved.real);
+  const raw = await readFile(resolved.real, { flag: READ_FLAGS });
   if (looksBinary(raw.subarray(0, 8192))) {
     throw new ToolError(
       'binary_file',

@@ -1,8 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { open, readFile as readText, stat } from 'node:fs/promises';
 import { ToolError } from './errors.js';
 import { languageFromPath, looksBinary, numberLines, splitLines, truncateLine } from './text.js';
-import type { Workspace } from './workspace.js';
+import { READ_FLAGS, type Workspace } from './workspace.js';
 
 /** Arguments of the Read tool. */
 export interface ReadArgs {
@@ -56,7 +55,7 @@ const formatBytes = (n: number): string =>
       : `${n} bytes`;
 
 async function readSample(file: string, size: number): Promise<Buffer> {
-  const handle = await open(file, 'r');
+  const handle = await open(file, READ_FLAGS);
   try {
     const buf = Buffer.alloc(Math.min(SAMPLE_BYTES, size));
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
@@ -76,7 +75,8 @@ async function streamLines(
   count: number,
   maxLineLength: number,
 ): Promise<{ lines: string[]; more: boolean }> {
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  const handle = await open(file, READ_FLAGS);
+  const stream = handle.createReadStream({ encoding: 'utf8', highWaterMark: 64 * 1024 });
   const keep = maxLineLength + 1;
   const lines: string[] = [];
   let n = 1;
@@ -176,7 +176,9 @@ export async function readTextFile(
     }
     ({ lines: selected, more } = await streamLines(resolved.real, start, count, maxLineLength));
   } else {
-    const all = splitLines((await readText(resolved.real, 'utf8')).replace(/^\uFEFF/, ''));
+    const all = splitLines(
+      (await readText(resolved.real, { encoding: 'utf8', flag: READ_FLAGS })).replace(/^\uFEFF/, ''),
+    );
     totalLines = all.length;
     selected = all.slice(start - 1, start - 1 + count).map((l) => truncateLine(l, maxLineLength));
     more = start - 1 + count < all.length;

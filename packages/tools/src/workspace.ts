@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { constants, realpathSync, statSync } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, ToolError } from './errors.js';
@@ -10,6 +10,15 @@ export interface WorkspaceOptions {
   /** Extra directories the file tools may touch, besides `cwd`. */
   roots?: readonly string[] | undefined;
 }
+
+/**
+ * Open flags for reading a resolved path: `O_NOFOLLOW` refuses a symlink swapped in for the file after the
+ * confinement check (the final component; see ADR 0060 for the rest of the race).
+ */
+export const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW;
+
+/** Open flags for writing a resolved path (create or truncate), with the same `O_NOFOLLOW` guard. */
+export const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
 /** A model-supplied path after confinement: where it points, lexically and for real. */
 export interface ResolvedPath {

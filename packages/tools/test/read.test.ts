@@ -165,3 +165,16 @@ describe('streamed ranges of large files', () => {
     expect(growth).toBeLessThan(80 * 1024 * 1024);
   });
 });
+
+describe('symlink swaps after the check', () => {
+  it('the open refuses a final-component symlink (O_NOFOLLOW)', async () => {
+    const { READ_FLAGS, WRITE_FLAGS } = await import('../src/workspace.js');
+    const { open } = await import('node:fs/promises');
+    const root = await tempDir();
+    const outside = await tempDir();
+    await writeFile(path.join(outside, 's.txt'), 'secret');
+    await symlink(path.join(outside, 's.txt'), path.join(root, 'swapped'));
+    await expect(open(path.join(root, 'swapped'), READ_FLAGS)).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(open(path.join(root, 'swapped'), WRITE_FLAGS)).rejects.toMatchObject({ code: 'ELOOP' });
+  });
+});
