@@ -139,7 +139,9 @@ export function createBuiltinPresenters(options: BuiltinPresenterOptions = {}): 
       meta.before === null
         ? [{ path: abs(path), oldText: null, newText: meta.after }]
         : computeHunkDiffs(abs(path), meta.before, meta.after);
-    return diffs.length === 0 ? undefined : { card: 'diff', diffs };
+    // An overwrite that changed nothing still shows the whole file, never a blank card.
+    if (diffs.length === 0) diffs.push({ path: abs(path), oldText: meta.before, newText: meta.after });
+    return { card: 'diff', diffs };
   };
 
   const Read: ToolPresentation = {

@@ -94,10 +94,17 @@ describe('built-in result presenters narrow persisted meta defensively', () => {
     ).toBeUndefined();
   });
 
-  it('an overwrite that changed nothing has no hunks -> generic', () => {
-    expect(
-      p.Write.presentResult?.({ file_path: 'a', content: 'x' }, res({ meta: { before: 'x', after: 'x' } })),
-    ).toBe(undefined);
+  it('an overwrite that changed nothing still shows the whole file (no hunks, never a blank card)', () => {
+    for (const tool of [p.Write, p.Edit]) {
+      const view = tool.presentResult?.(
+        { file_path: 'a', content: 'x\n', old_string: 'x', new_string: 'x' },
+        res({ meta: { before: 'x\n', after: 'x\n' } }),
+      );
+      expect(view).toEqual({
+        card: 'diff',
+        diffs: [{ path: expect.stringMatching(/a$/), oldText: 'x\n', newText: 'x\n' }],
+      });
+    }
   });
 
   it('narrowFileChangeMeta / narrowBashResultMeta', () => {

@@ -2,7 +2,6 @@ import {
   createBuiltinPresenters,
   displayPath,
   narrowBashResultMeta,
-  narrowFileChangeMeta,
   type PresentResultInput,
   resolvePath,
   terminalFallbackText,
@@ -36,8 +35,7 @@ const str = (o: Dict, k: string): string | undefined => (typeof o[k] === 'string
 /**
  * Pure presenters of every built-in tool, usable without a workspace (e.g. to replay a saved
  * session whose directory is gone). Read, Write, Edit, Bash and TodoWrite reuse the reference
- * presenters of `@codeagent/render-intent`; Write and Edit additionally draw an identical
- * overwrite as the whole file; Glob, Grep and the job tools are added here.
+ * presenters of `@codeagent/render-intent`; Glob, Grep and the job tools are added here.
  */
 export function createBuiltinPresentations(
   options: BuiltinPresentationsOptions = {},
@@ -46,18 +44,6 @@ export function createBuiltinPresentations(
   const base = createBuiltinPresenters(cwd === undefined ? {} : { cwd });
   const abs = (p: string): string => resolvePath(p, cwd);
   const shown = (p: string): string => displayPath(p, cwd);
-
-  const fileResult =
-    (shared: ToolPresentation) =>
-    (args: unknown, result: PresentResultInput): ToolResultView | undefined => {
-      const view = shared.presentResult?.(args, result);
-      if (view !== undefined || result.isError) return view;
-      // The shared presenter draws hunks only; an overwrite that changed nothing still shows the file.
-      const meta = narrowFileChangeMeta(result.meta);
-      const path = isDict(args) ? str(args, 'file_path') : undefined;
-      if (meta === undefined || path === undefined || meta.before !== meta.after) return undefined;
-      return { card: 'diff', diffs: [{ path: abs(path), oldText: meta.before, newText: meta.after }] };
-    };
 
   const searchCall =
     (verb: string, slashes: boolean) =>
@@ -103,8 +89,8 @@ export function createBuiltinPresentations(
 
   return Object.freeze({
     Read: base.Read,
-    Write: { presentCall: base.Write.presentCall, presentResult: fileResult(base.Write) } as ToolPresentation,
-    Edit: { presentCall: base.Edit.presentCall, presentResult: fileResult(base.Edit) } as ToolPresentation,
+    Write: base.Write,
+    Edit: base.Edit,
     Glob: { presentCall: searchCall('Glob', false), presentResult: searchResult(() => ['file', 'files']) },
     Grep: {
       presentCall: searchCall('Grep', true),
