@@ -335,9 +335,11 @@ class Subject {
   }
 
   subCommands(value: string): string[] {
+    // Blanks between words collapse to one space, as the shell splits on any run of spaces and tabs:
+    // `rm\t-rf /` is caught by `Bash(rm -rf *)`.
     this.parts ??= value
       .split(SHELL_SPLIT)
-      .map((p) => p.trim())
+      .map((p) => p.replace(/[ \t]+/g, ' ').trim())
       .filter((p) => p !== '');
     return this.parts;
   }

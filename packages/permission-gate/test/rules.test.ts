@@ -102,6 +102,14 @@ describe('Bash command patterns', () => {
     expect(g.evaluate('Bash', { command: 'git log | head' }).decision).toBe('allow'); // bypass mode, no deny match
   });
 
+  it('deny rules see through tabs and runs of blanks between words (the shell splits on both)', () => {
+    const g = createPermissionGate({ mode: 'bypass', rules: { deny: ['Bash(rm -rf *)'] } });
+    for (const command of ['rm\t-rf /', 'rm  -rf /', 'rm \t -rf\t/', '\trm -rf /', 'ls;rm\t-rf /']) {
+      expect(g.evaluate('Bash', { command }).decision, JSON.stringify(command)).toBe('deny');
+    }
+    expect(g.evaluate('Bash', { command: 'rmdir\t-p x' }).decision).toBe('allow');
+  });
+
   it('a plain command without metacharacters is not flagged', () => {
     expect(hasShellMetacharacters('git commit -m "fix: thing"')).toBe(false);
   });
