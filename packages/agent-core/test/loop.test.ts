@@ -105,3 +105,22 @@ describe('raw text stays raw', () => {
     expect(saved.toolResults()[0]?.value).toBe(nasty.join(''));
   });
 });
+
+describe('callback payloads', () => {
+  it('onToolRequest and onToolResult get exactly the contract keys, in order', async () => {
+    const model = scriptedModel([
+      [call('c1', 'echo', { text: 'x' }), finish('tool-calls')],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [echo] });
+    const keys: string[][] = [];
+    await stream(client, 'go', {
+      onToolRequest: (e) => keys.push(Object.keys(e)),
+      onToolResult: (e) => keys.push(Object.keys(e)),
+    });
+    expect(keys).toEqual([
+      ['id', 'name', 'arguments', 'intent', 'view'],
+      ['id', 'name', 'display', 'value', 'isError', 'artifact', 'view'],
+    ]);
+  });
+});
