@@ -682,13 +682,11 @@ export class CodeagentClient implements PermissionGateTarget {
     }
     let output: unknown;
     try {
-      output = await tool.execute(args as unknown, {
-        callId,
-        name: tool.name,
-        signal,
-        cwd: this.cwd,
-        intent,
-      });
+      // A tool that ignores its signal must not hold an interrupted turn open.
+      const running = Promise.resolve().then(() =>
+        tool.execute(args as unknown, { callId, name: tool.name, signal, cwd: this.cwd, intent }),
+      );
+      output = await raceAbort(running, signal);
     } catch (e) {
       if (signal.aborted || isAbortError(e)) throw e;
       const message = `Error: ${errorMessage(e)}`;
@@ -793,6 +791,8 @@ export class CodeagentClient implements PermissionGateTarget {
     const onUserAbort = () => controller.abort(userSignal?.reason);
     if (userSignal?.aborted) controller.abort(userSignal.reason);
     else userSignal?.addEventListener('abort', onUserAbort, { once: true });
+    // Approvals are serial within a turn; a new turn never waits on an older turn's prompt.
+    this.#approvals = Promise.resolve();
     const turn: Turn = {
       emit: safeEmit,
       signal: controller.signal,

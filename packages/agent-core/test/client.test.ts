@@ -190,3 +190,26 @@ describe('client', () => {
     expect(() => registerToolMeta('Bash', 'read')).toThrow();
   });
 });
+
+describe('abort with a stubborn tool', () => {
+  it('a tool that ignores its signal does not hold the interrupted turn open', async () => {
+    const controller = new AbortController();
+    const stubborn = defineTool({
+      name: 'stubborn',
+      description: 'never finishes',
+      inputSchema: z.object({}),
+      capability: 'read',
+      execute: () => {
+        controller.abort();
+        return new Promise(() => undefined);
+      },
+    });
+    const model = scriptedModel([[call('c1', 'stubborn', {}), finish('tool-calls')]]);
+    const client = createClient({ model, registerTools: false, tools: [stubborn] });
+    const r = await stream(client, 'go', {}, { signal: controller.signal });
+    expect(r.stopReason).toBe('interrupted');
+    expect(client.busy).toBe(false);
+    // The unanswered call is not left dangling in the history.
+    expect(client.messages.map((m) => m.role)).toEqual(['user']);
+  });
+});
