@@ -199,6 +199,34 @@ describe('compaction in the loop', () => {
     expect(r.usage?.warningState.atBlocking).toBe(true);
   });
 
+  it('three failed compactions open the circuit breaker; later turns skip and still answer', async () => {
+    const model = scriptedModel([
+      [...text(['a1']), finish('stop')],
+      new Error('summary model down'),
+      [...text(['a2']), finish('stop')],
+      new Error('summary model down'),
+      [...text(['a3']), finish('stop')],
+      [...text(['a4']), finish('stop')],
+    ]);
+    const client = createClient({
+      model,
+      registerTools: false,
+      ...small,
+      compaction: { keepRecentTurns: 1 },
+      retry: { maxRetries: 0 },
+    });
+    const actions: string[] = [];
+    const texts: string[] = [];
+    for (const input of ['w'.repeat(120_000), 'two', 'three', 'four']) {
+      const r = await stream(client, input, { onCompaction: (d) => actions.push(d.action) });
+      texts.push(r.text);
+    }
+    expect(texts).toEqual(['a1', 'a2', 'a3', 'a4']);
+    expect(actions).toEqual(['failed', 'failed', 'failed', 'skipped']);
+    expect(client.compactions.at(-1)?.reason).toMatch(/circuit breaker open after 3 consecutive failures/);
+    expect(model.calls).toHaveLength(6);
+  });
+
   it('manual compact() summarises now and is recorded', async () => {
     const model = scriptedModel([
       [...text(['a1']), finish('stop')],

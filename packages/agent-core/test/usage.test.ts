@@ -80,6 +80,17 @@ describe('usage and warning state', () => {
     expect(r.usage?.costLast).toBeCloseTo((150_000 * 3 + 1_000 * 15) / 1e6, 10);
   });
 
+  it('client.usage() reports the current context without turn cost', async () => {
+    const model = scriptedModel([[...text(['hi']), finish('stop', 'stop', usage(50_000, 10))]]);
+    const client = createClient({
+      model,
+      registerTools: false,
+      pricing: { inputPerMillion: 1, outputPerMillion: 1 },
+    });
+    const r = await stream(client, 'go');
+    expect(client.usage()).toEqual({ ...r.usage, costLast: 0, inputTokens: 0, outputTokens: 0 });
+  });
+
   it('costLast is null without pricing, and the structural estimate counts when larger', async () => {
     const model = scriptedModel([[...text(['hi']), finish('stop', 'stop', usage(1, 1))]]);
     const client = createClient({ model, registerTools: false });
