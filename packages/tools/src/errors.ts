@@ -7,6 +7,7 @@ export type ToolErrorCode =
   | 'not_a_directory'
   | 'not_a_file'
   | 'binary_file'
+  | 'not_utf8'
   | 'file_too_large'
   | 'edit_no_match'
   | 'edit_ambiguous'

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { mkdir, readFile, stat, writeFile as writeText } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, ToolError } from './errors.js';
@@ -193,6 +194,13 @@ async function editLocked(
     throw new ToolError(
       'binary_file',
       `${resolved.display} looks like a binary file; Edit only changes text`,
+    );
+  }
+  if (!isUtf8(raw)) {
+    // Decoding would turn the invalid bytes into U+FFFD and the write would corrupt the whole file.
+    throw new ToolError(
+      'not_utf8',
+      `${resolved.display} is not valid UTF-8 text; Edit would corrupt it, so use Bash (e.g. sed or iconv) for it`,
     );
   }
   const before = raw.toString('utf8');

@@ -152,6 +152,24 @@ describe('editFile', () => {
     expect(await readFile(path.join(outside, 't.txt'), 'utf8')).toBe('abc');
   });
 
+  it('refuses a text file that is not valid UTF-8 instead of rewriting it with replacement characters', async () => {
+    // Latin-1 "café" (0xE9 alone is not UTF-8), past the binary sniffing window too.
+    const latin1 = Buffer.concat([Buffer.from('x = 2\n'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])]);
+    const late = Buffer.concat([Buffer.from(`x = 2\n${'a'.repeat(10_000)}\n`), Buffer.from([0xff, 0x0a])]);
+    const { ws, root } = await setup({ 'l1.txt': latin1, 'late.txt': late });
+    for (const [name, bytes] of [
+      ['l1.txt', latin1],
+      ['late.txt', late],
+    ] as const) {
+      const error = await failure(
+        editFile(ws, { file_path: name, old_string: 'x = 2', new_string: 'x = 3' }),
+      );
+      expect(error.code).toBe('not_utf8');
+      expect(error.message).toContain(name);
+      expect(await readFile(path.join(root, name))).toEqual(bytes);
+    }
+  });
+
   it('a unique replacement equals slicing the text around the match (property)', async () => {
     const { ws, root } = await setup();
     const file = path.join(root, 'p.txt');
