@@ -41,6 +41,7 @@ import {
   type StepResult,
   stepCountIs,
   streamText,
+  type TextStreamPart,
   type Tool,
   type ToolSet,
 } from 'ai';
@@ -193,6 +194,30 @@ interface Turn {
   readonly requested: Map<string, Deferred>;
   readonly args: Map<string, unknown>;
   readonly callViews: Map<string, ToolCallView>;
+}
+
+/** What a turn accumulates over its model requests. */
+interface TurnTotals {
+  text: string;
+  finishReason: string | undefined;
+  rawFinish: string | undefined;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** State of one `streamText` attempt (a turn has two when a prompt-too-long error is retried). */
+interface Attempt {
+  /** Cumulative response messages of the completed steps. */
+  responses: ModelMessage[];
+  /** Compacted prefix replacing the first `covered` messages of `base + responses`, if any. */
+  replacement: readonly ModelMessage[] | null;
+  covered: number;
+  stepsDone: number;
+  /** Tool calls of the current step still waiting for a result. */
+  pending: Set<string>;
+  streamError: unknown;
+  aborted: boolean;
+  budgetExceeded: boolean;
 }
 
 function isPlainRecord(x: unknown): x is Record<string, unknown> {
@@ -753,6 +778,107 @@ export class CodeagentClient implements PermissionGateTarget {
     turn.emit({ type: 'tool-result', id, name, display, value: result.value, isError, artifact, view });
   }
 
+  /** Before every model request: compaction over the threshold, refusal at the blocking level. */
+  async #prepareStep(
+    turn: Turn,
+    attempt: Attempt,
+    stepInput: ModelMessage[],
+  ): Promise<{ messages?: ModelMessage[] }> {
+    // streamText rebuilds each step's input from the original messages: re-apply this turn's compaction.
+    let msgs: readonly ModelMessage[] = attempt.replacement
+      ? [...attempt.replacement, ...stepInput.slice(attempt.covered)]
+      : stepInput;
+    const before = Math.max(this.#estimate(msgs), this.#lastReported);
+    if (before >= this.thresholds.threshold && this.#compactor.settings.enabled) {
+      const out = await this.#compactor.compact({
+        messages: msgs,
+        beforeTokens: before,
+        estimate: (m) => this.#estimate(m),
+        reason: `context at ${before} tokens, over the ${this.thresholds.threshold}-token threshold`,
+        signal: turn.signal,
+      });
+      this.#compactions.push(out.decision);
+      turn.emit({ type: 'compaction', decision: out.decision });
+      if (out.messages !== msgs) {
+        attempt.replacement = out.messages;
+        attempt.covered = stepInput.length;
+        msgs = out.messages;
+        this.#lastReported = 0;
+      }
+    }
+    if (this.#countTokens(msgs) >= this.thresholds.blocking) {
+      attempt.budgetExceeded = true;
+      throw new AgentCoreError('COMPACTION_FAILED', 'context at the blocking limit');
+    }
+    return attempt.replacement ? { messages: msgs as ModelMessage[] } : {};
+  }
+
+  /** Turns one `fullStream` part into events and bookkeeping. */
+  #consume(turn: Turn, attempt: Attempt, totals: TurnTotals, part: TextStreamPart<ToolSet>): void {
+    switch (part.type) {
+      case 'text-delta':
+        totals.text += part.text;
+        turn.emit({ type: 'delta', text: part.text });
+        return;
+      case 'reasoning-delta':
+        turn.emit({ type: 'thinking', text: part.text });
+        return;
+      case 'start-step':
+        attempt.pending = new Set();
+        return;
+      case 'tool-call':
+        attempt.pending.add(part.toolCallId);
+        this.#onToolCall(turn, part.toolCallId, part.toolName, part.input);
+        return;
+      case 'tool-result': {
+        attempt.pending.delete(part.toolCallId);
+        const out: unknown = part.output;
+        this.#onToolResult(
+          turn,
+          part.toolCallId,
+          part.toolName,
+          isOutcome(out) ? out : outcome(normalizeToolOutput(out)),
+        );
+        return;
+      }
+      case 'tool-error': {
+        attempt.pending.delete(part.toolCallId);
+        if (turn.signal.aborted) return;
+        // Exactly the text the SDK sends the model for this error.
+        const message = getErrorMessage(part.error);
+        const failed = toolResult(message, { kind: 'error', payload: { message } });
+        this.#onToolResult(
+          turn,
+          part.toolCallId,
+          part.toolName,
+          outcome({ ...failed, error: message }, true),
+        );
+        return;
+      }
+      case 'finish-step': {
+        attempt.stepsDone++;
+        totals.finishReason = part.finishReason;
+        totals.rawFinish = part.rawFinishReason ?? part.finishReason;
+        const { inputTokens, outputTokens } = part.usage;
+        totals.inputTokens += inputTokens ?? 0;
+        totals.outputTokens += outputTokens ?? 0;
+        if (inputTokens !== undefined || outputTokens !== undefined) {
+          this.#lastReported = (inputTokens ?? 0) + (outputTokens ?? 0);
+        }
+        return;
+      }
+      case 'error':
+        attempt.streamError ??= part.error;
+        return;
+      case 'abort':
+        attempt.aborted = true;
+        return;
+      default:
+        // Lifecycle parts (start, text-start/end, tool-input-*, sources, files...) carry nothing for the host.
+        return;
+    }
+  }
+
   /** @internal Runs one turn, delivering events to `emit`; always resolves. */
   async [RUN_TURN](
     input: StreamInput,
@@ -804,16 +930,18 @@ export class CodeagentClient implements PermissionGateTarget {
     const tick = setInterval(() => safeEmit({ type: 'tick' }), this.#tickMs);
     tick.unref?.();
 
-    let text = '';
-    let finishReason: string | undefined;
-    let rawFinish: string | undefined;
+    const totals: TurnTotals = {
+      text: '',
+      finishReason: undefined,
+      rawFinish: undefined,
+      inputTokens: 0,
+      outputTokens: 0,
+    };
     let failure: unknown;
     let failed = false;
     let budgetExceeded = false;
     let hitMaxTurns = false;
     let unresolved = 0;
-    let inputTokens = 0;
-    let outputTokens = 0;
     try {
       if (this.#skillHint && this.#hintText === undefined) {
         try {
@@ -827,16 +955,15 @@ export class CodeagentClient implements PermissionGateTarget {
       let stepsLeft = this.maxTurns;
       let promptTooLongRetried = false;
       for (;;) {
-        let responses: ModelMessage[] = [];
-        let replacement: readonly ModelMessage[] | null = null;
-        let covered = 0;
-        let stepsDone = 0;
-        let stepPending = new Set<string>();
-        let streamError: unknown;
-        let aborted = false;
-        const historyNow = (): ModelMessage[] => {
-          const all = [...base, ...responses];
-          return replacement ? [...replacement, ...all.slice(covered)] : all;
+        const attempt: Attempt = {
+          responses: [],
+          replacement: null,
+          covered: 0,
+          stepsDone: 0,
+          pending: new Set(),
+          streamError: undefined,
+          aborted: false,
+          budgetExceeded: false,
         };
         const model = withRetry(this.#model, this.#retry, (message) =>
           safeEmit({ type: 'error', message, recovered: true }),
@@ -852,101 +979,21 @@ export class CodeagentClient implements PermissionGateTarget {
           abortSignal: controller.signal,
           onError: () => undefined,
           onStepFinish: (step: StepResult<ToolSet>) => {
-            responses = step.response.messages as ModelMessage[];
+            attempt.responses = step.response.messages as ModelMessage[];
           },
-          prepareStep: async ({ messages: stepInput }) => {
-            let msgs: readonly ModelMessage[] = replacement
-              ? [...replacement, ...stepInput.slice(covered)]
-              : stepInput;
-            const before = Math.max(this.#estimate(msgs), this.#lastReported);
-            if (before >= this.thresholds.threshold && this.#compactor.settings.enabled) {
-              const out = await this.#compactor.compact({
-                messages: msgs,
-                beforeTokens: before,
-                estimate: (m) => this.#estimate(m),
-                reason: `context at ${before} tokens, over the ${this.thresholds.threshold}-token threshold`,
-                signal: controller.signal,
-              });
-              this.#compactions.push(out.decision);
-              safeEmit({ type: 'compaction', decision: out.decision });
-              if (out.messages !== msgs) {
-                replacement = out.messages;
-                covered = stepInput.length;
-                msgs = out.messages;
-                this.#lastReported = 0;
-              }
-            }
-            if (this.#countTokens(msgs) >= this.thresholds.blocking) {
-              budgetExceeded = true;
-              throw new AgentCoreError('COMPACTION_FAILED', 'context at the blocking limit');
-            }
-            return replacement ? { messages: msgs as ModelMessage[] } : {};
-          },
+          prepareStep: ({ messages: stepInput }) => this.#prepareStep(turn, attempt, stepInput),
         });
         try {
-          for await (const part of result.fullStream) {
-            switch (part.type) {
-              case 'text-delta':
-                text += part.text;
-                safeEmit({ type: 'delta', text: part.text });
-                break;
-              case 'reasoning-delta':
-                safeEmit({ type: 'thinking', text: part.text });
-                break;
-              case 'start-step':
-                stepPending = new Set();
-                break;
-              case 'tool-call':
-                stepPending.add(part.toolCallId);
-                this.#onToolCall(turn, part.toolCallId, part.toolName, part.input);
-                break;
-              case 'tool-result': {
-                stepPending.delete(part.toolCallId);
-                const out: unknown = part.output;
-                const done = isOutcome(out) ? out : outcome(normalizeToolOutput(out));
-                this.#onToolResult(turn, part.toolCallId, part.toolName, done);
-                break;
-              }
-              case 'tool-error': {
-                stepPending.delete(part.toolCallId);
-                if (controller.signal.aborted) break;
-                // Exactly the text the SDK sends the model for this error.
-                const message = getErrorMessage(part.error);
-                const failedResult = toolResult(message, { kind: 'error', payload: { message } });
-                this.#onToolResult(
-                  turn,
-                  part.toolCallId,
-                  part.toolName,
-                  outcome({ ...failedResult, error: message }, true),
-                );
-                break;
-              }
-              case 'finish-step':
-                stepsDone++;
-                finishReason = part.finishReason;
-                rawFinish = part.rawFinishReason ?? part.finishReason;
-                inputTokens += part.usage.inputTokens ?? 0;
-                outputTokens += part.usage.outputTokens ?? 0;
-                if (part.usage.inputTokens !== undefined || part.usage.outputTokens !== undefined) {
-                  this.#lastReported = (part.usage.inputTokens ?? 0) + (part.usage.outputTokens ?? 0);
-                }
-                break;
-              case 'error':
-                streamError ??= part.error;
-                break;
-              case 'abort':
-                aborted = true;
-                break;
-              default:
-                break;
-            }
-          }
+          for await (const part of result.fullStream) this.#consume(turn, attempt, totals, part);
         } catch (e) {
-          if (controller.signal.aborted) aborted = true;
-          else streamError ??= e;
+          if (controller.signal.aborted) attempt.aborted = true;
+          else attempt.streamError ??= e;
         }
-        const history = historyNow();
-        unresolved = stepPending.size;
+        const all = [...base, ...attempt.responses];
+        const { replacement, covered, stepsDone, streamError, aborted } = attempt;
+        budgetExceeded = attempt.budgetExceeded;
+        const history = replacement ? [...replacement, ...all.slice(covered)] : all;
+        unresolved = attempt.pending.size;
         if (streamError !== undefined && !budgetExceeded && !controller.signal.aborted) {
           const cls = classifyError(streamError);
           if (cls === 'prompt_too_long' && !promptTooLongRetried) {
@@ -976,7 +1023,7 @@ export class CodeagentClient implements PermissionGateTarget {
           failure = streamError;
         }
         if (budgetExceeded) unresolved = 0;
-        hitMaxTurns = stepsDone >= stepsLeft && finishReason === 'tool-calls' && unresolved === 0;
+        hitMaxTurns = stepsDone >= stepsLeft && totals.finishReason === 'tool-calls' && unresolved === 0;
         if (aborted && !callbackFailed && !userSignal?.aborted) failed = true;
         this.#setMessages(history);
         break;
@@ -998,7 +1045,7 @@ export class CodeagentClient implements PermissionGateTarget {
     }
     const userAborted = !callbackFailed && userSignal?.aborted === true;
     const stopReason = mapStopReason({
-      finishReason: userAborted || failed ? undefined : finishReason,
+      finishReason: userAborted || failed ? undefined : totals.finishReason,
       failed: failed && !userAborted,
       aborted: userAborted,
       hitMaxTurns,
@@ -1006,16 +1053,16 @@ export class CodeagentClient implements PermissionGateTarget {
       unresolvedToolCalls: unresolved,
     });
     const note = stopNote(stopReason);
-    inputTokens += this.#summaryUsage.input;
-    outputTokens += this.#summaryUsage.output;
+    const inputTokens = totals.inputTokens + this.#summaryUsage.input;
+    const outputTokens = totals.outputTokens + this.#summaryUsage.output;
     this.#summaryUsage.input = 0;
     this.#summaryUsage.output = 0;
     const usage = stopReason === 'error' ? null : this.#usage(inputTokens, outputTokens);
     const result: StreamResult = {
-      text,
+      text: totals.text,
       usage,
       stopReason,
-      finishReason: rawFinish ?? null,
+      finishReason: totals.rawFinish ?? null,
     };
     closed = true;
     const deliver = (e: AgentEvent) => {
