@@ -335,14 +335,34 @@ class Subject {
   }
 
   subCommands(value: string): string[] {
-    // Blanks between words collapse to one space, as the shell splits on any run of spaces and tabs:
-    // `rm\t-rf /` is caught by `Bash(rm -rf *)`.
-    this.parts ??= value
-      .split(SHELL_SPLIT)
-      .map((p) => p.replace(/[ \t]+/g, ' ').trim())
-      .filter((p) => p !== '');
+    if (this.parts === undefined) {
+      const parts = new Set<string>();
+      for (const piece of value.split(SHELL_SPLIT)) {
+        // Blanks between words collapse to one space, as the shell splits on any run of spaces and tabs:
+        // `rm\t-rf /` is caught by `Bash(rm -rf *)`.
+        const collapsed = piece.replace(/[ \t]+/g, ' ').trim();
+        if (collapsed !== '') parts.add(collapsed);
+        // The same sub-command without the grammar in front of the command word: `(rm`, `then rm`, `FOO=1 rm`.
+        const bare = stripCommandPrefix(collapsed);
+        if (bare !== '') parts.add(bare);
+      }
+      this.parts = [...parts];
+    }
     return this.parts;
   }
+}
+
+/** Grouping, negation, reserved words and variable assignments that may stand before a command word. */
+const COMMAND_PREFIX =
+  /^(?:[({!]|(?:if|then|else|elif|do|while|until|time)(?= |$)|[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|[^\s"'();&|]*)(?= |$)) ?/;
+
+/** A collapsed sub-command with the shell grammar before its command word removed. */
+function stripCommandPrefix(command: string): string {
+  let rest = command;
+  for (let m = COMMAND_PREFIX.exec(rest); m !== null && m[0] !== ''; m = COMMAND_PREFIX.exec(rest)) {
+    rest = rest.slice(m[0].length);
+  }
+  return rest.trim();
 }
 
 function test(m: GlobMatcher, prefix: string, s: string): boolean {

@@ -110,6 +110,27 @@ describe('Bash command patterns', () => {
     expect(g.evaluate('Bash', { command: 'rmdir\t-p x' }).decision).toBe('allow');
   });
 
+  it('deny rules see a command behind shell grammar: groups, reserved words and variable assignments', () => {
+    const g = createPermissionGate({ mode: 'bypass', rules: { deny: ['Bash(rm *)'] } });
+    for (const command of [
+      '(rm -rf /)',
+      '{ rm -rf /; }',
+      'if true; then rm -rf /; fi',
+      'for f in x; do rm -rf /; done',
+      'if rm -rf /; then :; fi',
+      'true || ! rm -rf /',
+      'time rm -rf /',
+      'FOO=1 rm -rf /',
+      'A=1 B="x" rm -rf /',
+      '( ( rm -rf /))',
+    ]) {
+      expect(g.evaluate('Bash', { command }).decision, JSON.stringify(command)).toBe('deny');
+    }
+    for (const command of ['echo then', 'do_thing rm', 'FOO=rm x', 'timer rm -rf /']) {
+      expect(g.evaluate('Bash', { command }).decision, JSON.stringify(command)).toBe('allow');
+    }
+  });
+
   it('a plain command without metacharacters is not flagged', () => {
     expect(hasShellMetacharacters('git commit -m "fix: thing"')).toBe(false);
   });
