@@ -12,7 +12,7 @@ import { installPermissionGate } from '@codeagent/permission-gate';
 const TEXT_DELTAS = Number(process.env.DELTAS ?? 100_000);
 const TOOL_CALLS = Number(process.env.TOOL_CALLS ?? 1_000);
 const STEPS = 10; // tool steps; one more text-only step ends the turn
-const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const ROUNDS = Number(process.env.ROUNDS ?? 9);
 
 const usage = {
   inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
