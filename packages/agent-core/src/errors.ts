@@ -95,18 +95,24 @@ export function retryAfterMs(e: unknown, now: number = Date.now()): number | und
   return undefined;
 }
 
-/** A short, single-line message for an error (never the whole response body). */
-export function errorMessage(e: unknown): string {
-  let message: string;
-  if (e instanceof Error) message = e.message || e.name;
-  else if (typeof e === 'string') message = e;
-  else {
-    try {
-      message = JSON.stringify(e) ?? String(e);
-    } catch {
-      message = String(e);
-    }
+function describeUnknown(e: unknown): string {
+  try {
+    if (e instanceof Error) return e.message || e.name;
+    if (typeof e === 'string') return e;
+    const json = JSON.stringify(e);
+    if (json !== undefined) return json;
+  } catch {
+    // Cycles, BigInt, throwing getters or toJSON: fall through to String().
   }
-  const oneLine = message.replace(/\s+/g, ' ').trim();
+  try {
+    return String(e);
+  } catch {
+    return Object.prototype.toString.call(e);
+  }
+}
+
+/** A short, single-line message for any thrown value (never the whole response body); never throws. */
+export function errorMessage(e: unknown): string {
+  const oneLine = describeUnknown(e).replace(/\s+/g, ' ').trim();
   return oneLine.length > 500 ? `${oneLine.slice(0, 497)}...` : oneLine || 'Unknown error';
 }
