@@ -885,8 +885,14 @@ export class CodeagentClient implements PermissionGateTarget {
     emit: (e: AgentEvent) => void,
     userSignal?: AbortSignal,
   ): Promise<StreamResult> {
-    if (this.#turn) {
-      const message = 'a turn is already running on this client';
+    const refusal =
+      this.#turn !== null
+        ? 'a turn is already running on this client'
+        : userSignal !== undefined && !(userSignal instanceof AbortSignal)
+          ? 'options.signal must be an AbortSignal'
+          : null;
+    if (refusal !== null) {
+      const message = refusal;
       const result: StreamResult = { text: '', usage: null, stopReason: 'error', finishReason: null };
       try {
         emit({ type: 'error', message, recovered: false });

@@ -47,10 +47,15 @@ export function streamEvents(
       let done = false;
       let wake: (() => void) | null = null;
       const stop = new AbortController();
-      const outer = options.signal;
-      const onOuter = () => stop.abort(outer?.reason);
-      if (outer?.aborted) stop.abort(outer.reason);
-      else outer?.addEventListener('abort', onOuter, { once: true });
+      const outer: unknown = options.signal;
+      // Anything but a real AbortSignal is handed through so the turn refuses it on the error path.
+      const signal =
+        outer === undefined || outer instanceof AbortSignal ? stop.signal : (outer as AbortSignal);
+      const onOuter = () => stop.abort((outer as AbortSignal).reason);
+      if (outer instanceof AbortSignal) {
+        if (outer.aborted) stop.abort(outer.reason);
+        else outer.addEventListener('abort', onOuter, { once: true });
+      }
       const finished = client[RUN_TURN](
         input,
         (event) => {
@@ -60,9 +65,9 @@ export function streamEvents(
           wake = null;
           w?.();
         },
-        stop.signal,
+        signal,
       ).finally(() => {
-        outer?.removeEventListener('abort', onOuter);
+        if (outer instanceof AbortSignal) outer.removeEventListener('abort', onOuter);
         done = true;
         const w = wake;
         wake = null;

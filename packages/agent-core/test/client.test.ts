@@ -213,3 +213,20 @@ describe('abort with a stubborn tool', () => {
     expect(client.messages.map((m) => m.role)).toEqual(['user']);
   });
 });
+
+describe('bad turn options', () => {
+  it('a signal that is not an AbortSignal resolves through the error path', async () => {
+    const client = createClient({ model: scriptedModel([]), registerTools: false });
+    const errors: string[] = [];
+    const r = await stream(client, 'go', { onError: (m) => errors.push(m) }, { signal: {} as AbortSignal });
+    expect(r.stopReason).toBe('error');
+    expect(errors).toEqual(['options.signal must be an AbortSignal']);
+    expect(client.busy).toBe(false);
+    const events = [];
+    for await (const e of streamEvents(client, 'go', { signal: 'nope' as never })) events.push(e);
+    expect(events).toMatchObject([
+      { type: 'error', message: 'options.signal must be an AbortSignal' },
+      { type: 'end' },
+    ]);
+  });
+});
