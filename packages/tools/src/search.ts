@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { compileGlob, GlobSyntaxError } from '@codeagent/permission-gate';
 import picomatch from 'picomatch';
 import { ToolError } from './errors.js';
 import { RegexMatcher } from './matcher.js';
@@ -112,6 +113,7 @@ export async function globFiles(
     baseDir = path.posix.dirname(scan.base);
     glob = path.posix.basename(scan.base);
   }
+  const isMatch = compileSearchGlob(glob, 'pattern');
   const start =
     baseDir === '' || baseDir === '.'
       ? target.resolved
@@ -131,7 +133,6 @@ export async function globFiles(
       truncated: false,
     };
   }
-  const isMatch = picomatch(glob, { dot: true });
   const matches: Array<{ absolute: string; size: number; mtimeMs: number }> = [];
   let visited = 0;
   let truncated = false;
@@ -215,7 +216,7 @@ export async function grepFiles(
   const globMatch =
     args.glob === undefined || args.glob === ''
       ? undefined
-      : picomatch(args.glob, { dot: true, basename: true });
+      : basenameAware(compileSearchGlob(args.glob, 'glob'), args.glob);
   const results: FileHits[] = [];
   let listed = 0;
   let truncated = false;
@@ -330,4 +331,24 @@ export async function grepFiles(
         : `\n\n[Stopped at ${maxResults} results; narrow the pattern, path or glob]`;
   }
   return { value, searchPath: target.resolved.display, rows, columns, count: rows.length, truncated };
+}
+
+/**
+ * Compiles a model-written glob with permission-gate's matcher, which cannot backtrack catastrophically
+ * (picomatch's regexes can freeze the process on a pattern with many `*a*a*a` wildcards); dotfiles match.
+ */
+function compileSearchGlob(pattern: string, field: string): (path: string) => boolean {
+  try {
+    const matcher = compileGlob(pattern, 'path');
+    return (p) => matcher.test(p);
+  } catch (error) {
+    if (error instanceof GlobSyntaxError) throw new ToolError('invalid_input', `${field}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** A glob without `/` matches a file's base name anywhere (like `--include`); one with `/` the relative path. */
+function basenameAware(match: (path: string) => boolean, pattern: string): (path: string) => boolean {
+  if (pattern.includes('/')) return match;
+  return (p) => match(p.slice(p.lastIndexOf('/') + 1));
 }

@@ -198,3 +198,32 @@ describe('catastrophic patterns', () => {
     expect((await grepFiles(ws, { pattern: 'fine' })).value).toBe('ok.txt:1:fine');
   });
 });
+
+describe('model-written globs', () => {
+  const longName = `${'a'.repeat(200)}.txt`;
+
+  it('match a long file name against a many-wildcard pattern without backtracking (picomatch froze here)', async () => {
+    const root = await tempDir();
+    await writeTree(root, { [`deep/${longName}`]: 'hit\n', 'deep/ab.txt': 'hit\n' });
+    const ws = new Workspace({ cwd: root });
+    const pattern = '**/*a*a*a*a*a*a*a*a*a*a*a*a*b';
+    const glob = await globFiles(ws, { pattern });
+    expect(glob.rows).toEqual([]);
+    const grep = await grepFiles(ws, { pattern: 'hit', glob: '*a*a*a*a*a*a*a*a*a*a*a*a*b' });
+    expect(grep.value).not.toContain(longName);
+    // The same matcher still finds what it should: a basename glob and a path glob.
+    expect((await grepFiles(ws, { pattern: 'hit', glob: 'a*.txt' })).value.split('\n').sort()).toEqual([
+      `deep/${longName}:1:hit`,
+      'deep/ab.txt:1:hit',
+    ]);
+    expect((await globFiles(ws, { pattern: 'deep/ab.*' })).rows.map((r) => r.path)).toEqual(['deep/ab.txt']);
+  });
+
+  it('rejects a malformed glob with a clear one-line error', async () => {
+    const root = await tempDir();
+    const ws = new Workspace({ cwd: root });
+    expect((await failure(globFiles(ws, { pattern: 'src/{a,b' }))).code).toBe('invalid_input');
+    const grepError = await failure(grepFiles(ws, { pattern: 'x', glob: '[z-a]' }));
+    expect(grepError.message).toMatch(/^glob: /);
+  });
+});
