@@ -15,22 +15,35 @@ export interface KeyInput {
   capture(handler: (key: Key) => void): () => void;
 }
 
-/** Raw keypresses from a TTY stdin (none from a pipe). */
+/**
+ * Raw keypresses from a TTY stdin (none from a pipe). Captures nest (a turn, then an approval inside it): raw
+ * mode stays on until the last one is released, so Ctrl+C stays a key and never becomes a SIGINT mid-turn.
+ */
 export function stdinKeys(stdin: NodeJS.ReadStream): KeyInput {
   const interactive = stdin.isTTY === true;
+  let active = 0;
   return {
     interactive,
     capture(handler) {
       if (!interactive) return () => undefined;
       emitKeypressEvents(stdin);
-      stdin.setRawMode(true);
-      stdin.resume();
+      if (active === 0) {
+        stdin.setRawMode(true);
+        stdin.resume();
+      }
+      active += 1;
       const listener = (_: string | undefined, key: Key | undefined) => handler(key ?? {});
       stdin.on('keypress', listener);
+      let released = false;
       return () => {
+        if (released) return;
+        released = true;
         stdin.off('keypress', listener);
-        stdin.setRawMode(false);
-        stdin.pause();
+        active -= 1;
+        if (active === 0) {
+          stdin.setRawMode(false);
+          stdin.pause();
+        }
       };
     },
   };

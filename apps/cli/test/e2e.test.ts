@@ -82,7 +82,8 @@ describe('codeagent in a pseudo-terminal', () => {
 
     await cli.type('/exit');
     await cli.keys('Enter');
-    expect(await cli.waitForExit()).toBe(0);
+    const status = await cli.waitForExit();
+    expect(status, await cli.screen()).toBe(0);
 
     const raw = (await cli.raw()).toString('utf8');
     expect(raw).toContain('approved-output');

@@ -11,6 +11,7 @@ export class TmuxSession {
     private readonly socket: string,
     private readonly name: string,
     readonly rawLog: string,
+    private readonly statusFile: string,
   ) {}
 
   /** Starts `command` in a detached tmux session of the given size, logging every byte it writes to `rawLog`. */
@@ -26,9 +27,11 @@ export class TmuxSession {
     const name = 'main';
     const rawLog = join(options.logDir, `${socket}.raw`);
     const envArgs = Object.entries(options.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    const session = new TmuxSession(socket, name, rawLog);
-    // The pane starts with a shell that waits for a go signal, so pipe-pane is attached before the program writes.
-    const script = `read _go; exec ${options.command.map(shellQuote).join(' ')}`;
+    const statusFile = join(options.logDir, `${socket}.status`);
+    const session = new TmuxSession(socket, name, rawLog, statusFile);
+    // The pane's shell waits for a go signal (so pipe-pane is attached before the program writes), runs the
+    // program, and records how it ended: `128 + N` for a signal. (tmux 3.3's own pane status is unreliable.)
+    const script = `read _go; ${options.command.map(shellQuote).join(' ')}; echo $? > ${shellQuote(statusFile)}`;
     await session.tmux(
       'new-session',
       '-d',
@@ -73,11 +76,14 @@ export class TmuxSession {
     return this.tmux('capture-pane', '-t', this.name, '-p', '-J', '-S', '-2000');
   }
 
-  /** Whether the program in the pane has exited, and with which status. */
+  /** The program's exit status once it has ended (`128 + N` when signal N killed it), else null. */
   async exitStatus(): Promise<number | null> {
-    const out = await this.tmux('display-message', '-t', this.name, '-p', '#{pane_dead} #{pane_dead_status}');
-    const [dead, status] = out.trim().split(' ');
-    return dead === '1' ? Number(status) : null;
+    try {
+      const text = (await readFile(this.statusFile, 'utf8')).trim();
+      return text === '' ? null : Number(text);
+    } catch {
+      return null;
+    }
   }
 
   /** Waits until the screen matches, polling; throws with the last screen on timeout. */
