@@ -16,7 +16,7 @@ import {
 } from '@codeagent/permission-gate';
 import { createBuiltinToolkit, type BuiltinToolkit } from '@codeagent/tools';
 import { createTerminalRenderer, type TerminalRenderer } from '@codeagent/terminal';
-import type { ToolCallView } from '@codeagent/render-intent';
+import type { FileDiff, ToolCallView } from '@codeagent/render-intent';
 import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
 import { formatElapsed, Spinner } from './spinner.js';
@@ -193,6 +193,15 @@ export class CliHost {
               write(`${dim(this.color, `↳ ${clean(label).split('\n')[0]?.slice(0, 100) ?? ''}`)}\n`);
             }
             this.lastCallShown = null;
+            if (
+              call?.card === 'diff' &&
+              event.view.card === 'diff' &&
+              sameDiffs(call.diffs, event.view.diffs)
+            ) {
+              // The call's card already showed exactly this change (a new file, a whole-file write).
+              write(`${dim(this.color, '  ✓ applied as shown')}\n`);
+              break;
+            }
             write(
               `${this.renderer.renderToolResult(event.view, {
                 artifact: event.artifact,
@@ -345,4 +354,12 @@ export function formatTokens(n: number): string {
 /** One line describing a compaction decision and what it dropped. */
 export function describeCompaction(decision: CompactionDecision): string {
   return `compaction: ${decision.action} (${clean(decision.reason)}) ${decision.beforeTokens} -> ${decision.afterTokens} tokens, dropped ${decision.dropped.length} item(s)`;
+}
+
+/** Whether two diff lists show the same change. */
+function sameDiffs(a: readonly FileDiff[], b: readonly FileDiff[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((d, i) => d.path === b[i]?.path && d.oldText === b[i]?.oldText && d.newText === b[i]?.newText)
+  );
 }
