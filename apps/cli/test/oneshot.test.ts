@@ -129,6 +129,7 @@ describe('codeagent -p and --json', () => {
       'Permission denied for Bash',
       'completed (stop)',
       'demo workspace left at',
+      'applied as shown',
     ]) {
       expect(r.stdout).toContain(expected);
     }
