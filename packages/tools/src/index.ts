@@ -23,7 +23,16 @@ export {
   type BuiltinToolName,
   createBuiltinPresentations,
 } from './presenters.js';
-export { type ReadArgs, type ReadLimits, type ReadOutcome, readTextFile } from './read.js';
+export {
+  type ImageLimits,
+  type ImageOutcome,
+  imageMimeOf,
+  type ReadArgs,
+  type ReadLimits,
+  type ReadOutcome,
+  readImageFile,
+  readTextFile,
+} from './read.js';
 export {
   type GlobArgs,
   type GrepArgs,

@@ -16,13 +16,79 @@ export interface ReadArgs {
 }
 
 /** Limits of the Read tool. */
-export interface ReadLimits {
+export interface ReadLimits extends ImageLimits {
   /** Files larger than this need `offset`/`limit` (default 256 KiB). */
   maxBytes?: number;
   /** Lines returned when no `limit` is given (default 2000). */
   defaultLimit?: number;
   /** Longer lines are cut with a marker (default 2000 characters). */
   maxLineLength?: number;
+}
+
+/** Limits of image reads. */
+export interface ImageLimits {
+  /** Images larger than this are refused (default 5 MiB). */
+  maxImageBytes?: number;
+}
+
+/** What Read produced for an image: a one-line model value and the data for the `image` artifact. */
+export interface ImageOutcome {
+  /** What the model sees: the path, type and size (never the bytes). */
+  value: string;
+  /** Absolute path read. */
+  path: string;
+  /** Path shown to people. */
+  displayPath: string;
+  /** The image's MIME type, from its content. */
+  mime: string;
+  /** The file's bytes, base64. */
+  b64: string;
+  /** Size in bytes. */
+  bytes: number;
+}
+
+/** MIME type of PNG, JPEG, GIF or WebP content from its first bytes (never from the file name), else undefined. */
+export function imageMimeOf(head: Uint8Array): string | undefined {
+  const at = (i: number) => head[i];
+  const ascii = (from: number, text: string) => [...text].every((c, i) => at(from + i) === c.charCodeAt(0));
+  if ([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => at(i) === b)) return 'image/png';
+  if (at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return 'image/jpeg';
+  if (ascii(0, 'GIF87a') || ascii(0, 'GIF89a')) return 'image/gif';
+  if (ascii(0, 'RIFF') && ascii(8, 'WEBP')) return 'image/webp';
+  return undefined;
+}
+
+/**
+ * Reads an image file inside the workspace when its content is PNG, JPEG, GIF or WebP; answers `undefined` for
+ * anything else (so Read goes on with text). Refuses images over the size limit with a clear error.
+ */
+export async function readImageFile(
+  workspace: Workspace,
+  args: ReadArgs,
+  limits: ImageLimits = {},
+): Promise<ImageOutcome | undefined> {
+  const maxImageBytes = limits.maxImageBytes ?? 5 * 1024 * 1024;
+  const resolved = await workspace.resolve(args.file_path);
+  if (!resolved.exists) return undefined;
+  const info = await stat(resolved.real);
+  if (!info.isFile() || info.size === 0) return undefined;
+  const mime = imageMimeOf(await readSample(resolved.real, info.size));
+  if (mime === undefined) return undefined;
+  if (info.size > maxImageBytes) {
+    throw new ToolError(
+      'file_too_large',
+      `${resolved.display} is a ${formatBytes(info.size)} ${mime} image, over the ${formatBytes(maxImageBytes)} image limit`,
+    );
+  }
+  const bytes = await readText(resolved.real, { flag: READ_FLAGS });
+  return {
+    value: `[Image ${resolved.display}: ${mime}, ${formatBytes(bytes.length)}]`,
+    path: resolved.absolute,
+    displayPath: resolved.display,
+    mime,
+    b64: bytes.toString('base64'),
+    bytes: bytes.length,
+  };
 }
 
 /** What Read produced: the model value and the data for the `code` artifact. */

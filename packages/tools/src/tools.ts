@@ -19,7 +19,7 @@ import {
 import { BackgroundJobs, type JobInfo } from './jobs.js';
 import { runCommand } from './process.js';
 import { type BuiltinToolName, createBuiltinPresentations } from './presenters.js';
-import { type ReadArgs, type ReadLimits, readTextFile } from './read.js';
+import { type ReadArgs, type ReadLimits, readImageFile, readTextFile } from './read.js';
 import {
   type GlobArgs,
   type GrepArgs,
@@ -61,7 +61,7 @@ export const BUILTIN_TOOL_META: Readonly<Record<BuiltinToolName, BuiltinToolMeta
   job_kill: { capability: 'exec', set: 'shell', primaryArgument: 'job_id' },
 });
 
-/** The artifact kind each built-in tool produces on success. */
+/** The artifact kind each built-in tool produces on success (Read gives `image` instead for an image file). */
 export const BUILTIN_ARTIFACT_KINDS: Readonly<Record<BuiltinToolName, ArtifactKindName>> = Object.freeze({
   Read: 'code',
   Write: 'diff',
@@ -187,18 +187,29 @@ const ReadSchema = z.object({
   _intent: intent,
 });
 
-/** Creates the Read tool: a `code` artifact and `cat -n` numbered lines for the model. */
+/** Creates the Read tool: a `code` artifact and `cat -n` numbered lines for the model (an `image` artifact for images). */
 export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs> {
   const s = shared(options);
   return defineTool<ReadArgs>({
     name: 'Read',
     description:
-      'Read a text file. Returns lines numbered like `cat -n` (number, tab, line). Reads up to 2000 lines by default; use offset and limit for large files. Refuses binary files and paths outside the workspace.',
+      'Read a text file. Returns lines numbered like `cat -n` (number, tab, line). Reads up to 2000 lines by default; use offset and limit for large files. PNG, JPEG, GIF and WebP images are shown to the user as an image. Refuses other binary files and paths outside the workspace.',
     inputSchema: ReadSchema,
     capability: BUILTIN_TOOL_META.Read,
     execute: (args) =>
       guarded(async () => {
-        const out = await readTextFile(s.workspace, parse(ReadSchema, args, 'Read'), s.options.read);
+        const input = parse(ReadSchema, args, 'Read');
+        const image = await readImageFile(s.workspace, input, s.options.read);
+        if (image !== undefined) {
+          return success(
+            image.value,
+            'image',
+            { images: [{ mime: image.mime, b64: image.b64 }], output: image.displayPath },
+            `Read ${image.displayPath}`,
+            'image',
+          );
+        }
+        const out = await readTextFile(s.workspace, input, s.options.read);
         const range = out.endLine >= out.startLine ? ` (${out.startLine} - ${out.endLine})` : '';
         return success(
           out.value,
