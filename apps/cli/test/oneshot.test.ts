@@ -130,6 +130,7 @@ describe('codeagent -p and --json', () => {
       'completed (stop)',
       'demo workspace left at',
       'applied as shown',
+      'image/png',
     ]) {
       expect(r.stdout).toContain(expected);
     }

@@ -210,8 +210,12 @@ export function demoScript(): Script {
     },
     {
       parts: [
-        { type: 'text', text: 'There is a small `src/` folder. Let me read the greeting helper.\n' },
+        {
+          type: 'text',
+          text: 'There is a small `src/` folder and a logo. Let me read the greeting helper and look at the logo.\n',
+        },
         call('Read', { file_path: 'src/greet.ts' }, 'Understand greet() before changing it'),
+        call('Read', { file_path: 'assets/logo.png' }, 'See the project logo'),
       ],
       usage: usage(1),
     },

@@ -204,7 +204,7 @@ export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs
           return success(
             image.value,
             'image',
-            { images: [{ mime: image.mime, b64: image.b64 }], output: image.displayPath },
+            { images: [{ mime: image.mime, b64: image.b64 }] },
             `Read ${image.displayPath}`,
             'image',
           );

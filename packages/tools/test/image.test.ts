@@ -50,7 +50,6 @@ describe('Read on images', () => {
     expect(artifact).toMatchObject({ kind: 'image', status: 'success', title: 'Read assets/logo.png' });
     expect(artifact?.payload).toEqual({
       images: [{ mime: 'image/png', b64: PNG.toString('base64') }],
-      output: 'assets/logo.png',
     });
     const value = result.value;
     expect(value).toBe(`[Image assets/logo.png: image/png, ${PNG.length} bytes]`);
