@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,14 @@ async function cli(args: string[], env: Record<string, string> = {}) {
   }
 }
 
+/** Runs `codeagent -p go` on a scripted model in a fresh workspace; returns the run and the temp root. */
+async function runScript(script: unknown[], extra: string[] = []) {
+  const root = await workspace();
+  await writeFile(join(root, 's.json'), JSON.stringify(script));
+  const args = ['-p', 'go', ...extra, '--script', join(root, 's.json'), '--cwd', join(root, 'work')];
+  return { root, r: await cli([...args, '--data-dir', join(root, 'data')]) };
+}
+
 async function workspace() {
   const root = await mkdtemp(join(tmpdir(), 'codeagent-oneshot-'));
   await mkdir(join(root, 'work'));
@@ -30,25 +39,13 @@ async function workspace() {
 
 describe('codeagent -p and --json', () => {
   it('runs one turn and writes the event stream as NDJSON, ending with the result', async () => {
-    const root = await workspace();
-    const script = [
-      { parts: [{ type: 'tool-call', toolName: 'Bash', input: { command: 'echo hi' } }] },
-      { parts: [{ type: 'text', text: 'done' }] },
-    ];
-    await writeFile(join(root, 's.json'), JSON.stringify(script));
-    const r = await cli([
-      '-p',
-      'go',
-      '--json',
-      '--mode',
-      'bypass',
-      '--script',
-      join(root, 's.json'),
-      '--cwd',
-      join(root, 'work'),
-      '--data-dir',
-      join(root, 'data'),
-    ]);
+    const { root, r } = await runScript(
+      [
+        { parts: [{ type: 'tool-call', toolName: 'Bash', input: { command: 'echo hi' } }] },
+        { parts: [{ type: 'text', text: 'done' }] },
+      ],
+      ['--json', '--mode', 'bypass'],
+    );
     expect(r.code).toBe(0);
     const events = r.stdout
       .trim()
@@ -73,40 +70,18 @@ describe('codeagent -p and --json', () => {
   });
 
   it('denies an approval it cannot ask for (no terminal) and exits by stop reason', async () => {
-    const root = await workspace();
-    const script = [
+    const { root, r } = await runScript([
       { parts: [{ type: 'tool-call', toolName: 'Write', input: { file_path: 'x.txt', content: 'x' } }] },
       { parts: [{ type: 'text', text: 'ok' }] },
-    ];
-    await writeFile(join(root, 's.json'), JSON.stringify(script));
-    const r = await cli([
-      '-p',
-      'go',
-      '--script',
-      join(root, 's.json'),
-      '--cwd',
-      join(root, 'work'),
-      '--data-dir',
-      join(root, 'data'),
     ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/approval needed for Write .* no terminal to ask: denied/);
     expect(r.stdout).toContain('Permission denied for Write');
+    expect(existsSync(join(root, 'work', 'x.txt'))).toBe(false);
   });
 
   it('exits 1 with the error when the model fails, and 2 on bad usage', async () => {
-    const root = await workspace();
-    await writeFile(join(root, 's.json'), JSON.stringify([{ throws: 'HTTP 401 Unauthorized: bad key' }]));
-    const r = await cli([
-      '-p',
-      'go',
-      '--script',
-      join(root, 's.json'),
-      '--cwd',
-      join(root, 'work'),
-      '--data-dir',
-      join(root, 'data'),
-    ]);
+    const { r } = await runScript([{ throws: 'HTTP 401 Unauthorized: bad key' }]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/error/);
     const usage = await cli(['--mode', 'yolo']);
