@@ -196,6 +196,36 @@ export function createToolPresenter(
     return { ok: true, value: sync.value };
   };
 
+  /** Runs a tool's presenter, containing a throw or a malformed view (reported, then `undefined`). */
+  const contained = <V>(
+    which: 'presentCall' | 'presentResult',
+    callId: string,
+    name: string,
+    run: () => unknown,
+    isView: (x: unknown) => x is V,
+  ): V | undefined => {
+    try {
+      const out = run();
+      if (out === undefined || isView(out)) return out;
+      report({
+        code: 'invalid-view',
+        callId,
+        toolName: name,
+        message: `${which} of ${name} returned a malformed view`,
+        cause: out,
+      });
+    } catch (cause) {
+      report({
+        code: which === 'presentCall' ? 'present-call-threw' : 'present-result-threw',
+        callId,
+        toolName: name,
+        message: `${which} of ${name} threw`,
+        cause,
+      });
+    }
+    return undefined;
+  };
+
   const presentCall = (callId: string, name: string, args: unknown): ToolCallView => {
     let entry: ToolPresentation | undefined;
     try {
@@ -210,36 +240,15 @@ export function createToolPresenter(
       argsOk = checked.ok;
       if (checked.ok) presented = checked.value;
     }
-    let view: ToolCallView = genericCall(name, args);
-    if (argsOk && entry?.presentCall) {
-      try {
-        const out: unknown = entry.presentCall(presented);
-        if (out !== undefined) {
-          if (isToolCallView(out)) view = out;
-          else
-            report({
-              code: 'invalid-view',
-              callId,
-              toolName: name,
-              message: `presentCall of ${name} returned a malformed view`,
-              cause: out,
-            });
-        }
-      } catch (cause) {
-        report({
-          code: 'present-call-threw',
-          callId,
-          toolName: name,
-          message: `presentCall of ${name} threw`,
-          cause,
-        });
-      }
-    }
+    const fn = argsOk ? entry?.presentCall : undefined;
+    const view: ToolCallView =
+      (fn && contained('presentCall', callId, name, () => fn(presented), isToolCallView)) ??
+      genericCall(name, args);
     calls.set(callId, { name, args: presented, entry, argsOk, card: view.card });
     return view;
   };
 
-  const presentResult = (callId: string, input: ToolResultInput): ToolResultView => {
+  const presentResultView = (callId: string, input: ToolResultInput): ToolResultView => {
     const { content, isError, meta } = readResultInput(input);
     const raw = toContentBlocks(content);
     const remembered = calls.get(callId);
@@ -255,35 +264,15 @@ export function createToolPresenter(
     calls.delete(callId);
     const { name, entry } = remembered;
     let view: ToolResultView | undefined;
-    if (remembered.argsOk && entry?.presentResult) {
+    const fn = remembered.argsOk ? entry?.presentResult : undefined;
+    if (fn) {
       const given: PresentResultInput = {
         content: raw,
         value: textOf(raw),
         isError,
         ...(meta === undefined ? {} : { meta }),
       };
-      try {
-        const out: unknown = entry.presentResult(remembered.args, given);
-        if (out !== undefined) {
-          if (isToolResultView(out)) view = out;
-          else
-            report({
-              code: 'invalid-view',
-              callId,
-              toolName: name,
-              message: `presentResult of ${name} returned a malformed view`,
-              cause: out,
-            });
-        }
-      } catch (cause) {
-        report({
-          code: 'present-result-threw',
-          callId,
-          toolName: name,
-          message: `presentResult of ${name} threw`,
-          cause,
-        });
-      }
+      view = contained('presentResult', callId, name, () => fn(remembered.args, given), isToolResultView);
     }
     if (view === undefined) return { card: 'generic', content: raw };
     if (view.card === 'terminal' && remembered.card !== 'terminal') {
@@ -323,7 +312,7 @@ export function createToolPresenter(
   };
   const result = (callId: string, input: ToolResultInput): ToolResultView => {
     try {
-      return presentResult(callId, input);
+      return presentResultView(callId, input);
     } catch (cause) {
       calls.delete(callId);
       report({
