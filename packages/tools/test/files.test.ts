@@ -2,26 +2,8 @@ import { chmod, readFile, stat, symlink, writeFile as fsWrite } from 'node:fs/pr
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ToolError } from '../src/errors.js';
 import { editTextFile as editFile, writeTextFile as writeFile } from '../src/files.js';
-import { Workspace } from '../src/workspace.js';
-import { tempDir, writeTree } from './helpers.js';
-
-async function setup(files: Record<string, string | Uint8Array> = {}) {
-  const root = await tempDir();
-  await writeTree(root, files);
-  return { root, ws: new Workspace({ cwd: root }) };
-}
-
-async function failure(p: Promise<unknown>): Promise<ToolError> {
-  const e = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(ToolError);
-  expect((e as Error).message).not.toContain('\n');
-  return e as ToolError;
-}
+import { failure, setup, tempDir } from './helpers.js';
 
 describe('writeFile', () => {
   it('creates a file and its parent directories', async () => {

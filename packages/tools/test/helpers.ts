@@ -2,7 +2,9 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
+import { ToolError } from '../src/errors.js';
+import { Workspace } from '../src/workspace.js';
 
 const made: string[] = [];
 
@@ -52,4 +54,22 @@ export async function eventually(check: () => boolean | Promise<boolean>, attemp
     await new Promise((r) => setTimeout(r, 50));
   }
   return check();
+}
+
+/** A temp workspace holding `files`, with a `Workspace` rooted at it. */
+export async function setup(files: Record<string, string | Uint8Array> = {}) {
+  const root = await tempDir();
+  await writeTree(root, files);
+  return { root, ws: new Workspace({ cwd: root }) };
+}
+
+/** Awaits a promise that must reject with a one-line `ToolError`, and returns the error. */
+export async function failure(p: Promise<unknown>): Promise<ToolError> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(ToolError);
+  expect((e as Error).message).not.toContain('\n');
+  return e as ToolError;
 }

@@ -1,10 +1,9 @@
 import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ToolError } from '../src/errors.js';
 import { globFiles, grepFiles } from '../src/search.js';
 import { Workspace } from '../src/workspace.js';
-import { tempDir, writeTree } from './helpers.js';
+import { failure, tempDir, writeTree } from './helpers.js';
 
 async function repo() {
   const root = await tempDir();
@@ -23,15 +22,6 @@ async function repo() {
     'bin/data.bin': new Uint8Array([0, 84, 79, 68, 79]),
   });
   return { root, ws: new Workspace({ cwd: root }) };
-}
-
-async function failure(p: Promise<unknown>): Promise<ToolError> {
-  const e = await p.then(
-    () => undefined,
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(ToolError);
-  return e as ToolError;
 }
 
 describe('globFiles', () => {
