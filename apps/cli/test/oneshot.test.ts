@@ -89,6 +89,24 @@ describe('codeagent -p and --json', () => {
     expect(usage.stderr).toContain('unknown --mode "yolo"');
   });
 
+  it('explains bad model configuration with exit 1: unknown provider, missing base URL, broken script', async () => {
+    const root = await workspace();
+    const data = ['--data-dir', join(root, 'data')];
+    const unknown = await cli(['-p', 'hi', '--provider', 'nope', ...data]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown provider "nope"');
+    const noUrl = await cli(['-p', 'hi', '--provider', 'openai-compatible', ...data]);
+    expect(noUrl.code).toBe(1);
+    expect(noUrl.stderr).toMatch(/needs baseURL \(environment: CODEAGENT_BASE_URL\)/);
+    await writeFile(join(root, 'bad.json'), 'not json');
+    const broken = await cli(['-p', 'hi', '--script', join(root, 'bad.json'), ...data]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('is not valid JSON');
+    await writeFile(join(root, 'obj.json'), '{"turns": []}');
+    const notArray = await cli(['-p', 'hi', '--script', join(root, 'obj.json'), ...data]);
+    expect(notArray.stderr).toContain('must hold a JSON array of turns');
+  });
+
   it('runs the demo on a temporary copy of the sample workspace with every card and a denial', async () => {
     const root = await workspace();
     const r = await cli(['demo', '--data-dir', join(root, 'data')], { NO_COLOR: '1' });
