@@ -1,8 +1,8 @@
 import type { BigIntStats } from 'node:fs';
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { normaliseText, splitFrontmatter } from './frontmatter.js';
 import { type SkillFrontmatter, type SkillWarning, validateFrontmatter } from './validate.js';
 
@@ -43,7 +43,7 @@ export interface SkillDiscoveryOptions {
   readonly cwd: string;
   /** Extra directories from the host, searched last (highest precedence); relative paths resolve against `cwd`. */
   readonly dirs?: readonly string[];
-  /** Home directory for the user-level `~/.codeagent/skills` (default: `os.homedir()`). */
+  /** Home directory for the user-level directories ({@link USER_SKILL_DIRS}; default: `os.homedir()`). */
   readonly homeDir?: string;
   /**
    * Size cap for one SKILL.md in bytes (default {@link DEFAULT_MAX_SKILL_BYTES}; `Infinity` for none); larger files
@@ -57,17 +57,50 @@ export interface SkillDiscoveryOptions {
 /** Default size cap for one SKILL.md file: 256 KiB. */
 export const DEFAULT_MAX_SKILL_BYTES = 256 * 1024;
 
-/** Project-level skill directories under `cwd`, lowest precedence first. */
+/**
+ * Project-level skill directories, lowest precedence first, searched in every directory from the repository root
+ * down to `cwd` (a deeper directory wins over a shallower one).
+ */
 export const PROJECT_SKILL_DIRS: readonly string[] = [
   '.btw/skills',
+  '.gemini/skills',
   '.agents/skills',
   '.claude/skills',
   '.codex/skills',
   '.codeagent/skills',
 ];
 
-/** User-level skill directory under the home directory. */
+/** codeagent's own user-level skill directory under the home directory (the strongest user-level one). */
 export const USER_SKILL_DIR = '.codeagent/skills';
+
+/** User-level skill directories under the home directory, lowest precedence first (peers' folders, then ours). */
+export const USER_SKILL_DIRS: readonly string[] = ['.claude/skills', '.agents/skills', USER_SKILL_DIR];
+
+/**
+ * The directories from the repository root down to `cwd`, outermost first. The root is the nearest ancestor
+ * (or `cwd` itself) that holds a `.git` entry; outside a repository it is `cwd` alone, so skills are never picked up
+ * from unrelated parent folders.
+ */
+function projectLevels(cwd: string): string[] {
+  const start = resolve(cwd);
+  const chain: string[] = [];
+  for (let dir = start; ; ) {
+    chain.push(dir);
+    if (hasGitEntry(dir)) return chain.reverse();
+    const parent = dirname(dir);
+    if (parent === dir) return [start];
+    dir = parent;
+  }
+}
+
+function hasGitEntry(dir: string): boolean {
+  try {
+    // A `.git` directory, or a `.git` file (worktrees, submodules); lstat so a dangling link still counts.
+    return lstatSync(join(dir, '.git'), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 /** The file name of a skill inside its folder. */
 export const SKILL_FILE = 'SKILL.md';
@@ -77,9 +110,12 @@ export function skillDirectories(
   options: Pick<SkillDiscoveryOptions, 'cwd' | 'dirs' | 'homeDir'>,
 ): SkillSourceDir[] {
   const cwd = resolve(options.cwd);
+  const home = options.homeDir ?? homedir();
   const all: SkillSourceDir[] = [
-    { dir: resolve(options.homeDir ?? homedir(), USER_SKILL_DIR), kind: 'user' },
-    ...PROJECT_SKILL_DIRS.map((d): SkillSourceDir => ({ dir: resolve(cwd, d), kind: 'project' })),
+    ...USER_SKILL_DIRS.map((d): SkillSourceDir => ({ dir: resolve(home, d), kind: 'user' })),
+    ...projectLevels(cwd).flatMap((level) =>
+      PROJECT_SKILL_DIRS.map((d): SkillSourceDir => ({ dir: resolve(level, d), kind: 'project' })),
+    ),
     ...(options.dirs ?? []).map((d): SkillSourceDir => ({ dir: resolve(cwd, d), kind: 'host' })),
   ];
   const lastIndex = new Map<string, number>();
@@ -115,7 +151,7 @@ interface FileEntry {
  */
 export class SkillCache {
   constructor() {
-    states.set(this, { dirs: new Map(), files: new Map() });
+    states.set(this, { dirs: new Map(), files: new Map(), listings: new Map() });
   }
 
   /** Number of cached SKILL.md files. */
@@ -128,12 +164,21 @@ export class SkillCache {
     const state = stateOf(this);
     state.dirs.clear();
     state.files.clear();
+    state.listings.clear();
   }
 }
 
 interface CacheState {
   readonly dirs: Map<string, DirEntry>;
   readonly files: Map<string, FileEntry>;
+  /** The last full discovery per set of directories, so that loading one skill need not list them all again. */
+  readonly listings: Map<string, Listing>;
+}
+
+interface Listing {
+  /** Each searched directory's stat key, taken before it was listed (`none` when it did not exist). */
+  readonly dirKeys: readonly string[];
+  readonly skills: ReadonlyMap<string, SkillMeta>;
 }
 
 // Cache internals live outside the class so they are not part of its public surface.
@@ -229,9 +274,16 @@ function parseBytes(bytes: Uint8Array, path: string, folderName: string): Parsed
   }
   const split = splitFrontmatter(normaliseText(text));
   if (!split.ok) return { warnings: [{ file: path, code: split.code, reason: split.reason, skipped: true }] };
+  const recovered: SkillWarning[] = split.recovered.map((field) => ({
+    file: path,
+    field,
+    code: 'recovered-yaml',
+    reason: `"${field}" is not valid YAML as written; read as the text it was meant to be`,
+    skipped: false,
+  }));
   const validation = validateFrontmatter(split.data, path, folderName);
-  if (!validation.ok) return { warnings: validation.warnings };
-  const warnings = [...validation.warnings];
+  if (!validation.ok) return { warnings: [...recovered, ...validation.warnings] };
+  const warnings = [...recovered, ...validation.warnings];
   if (split.body.trim() === '') {
     warnings.push({
       file: path,
@@ -420,7 +472,10 @@ export async function discoverSkills(
   const cap = resolveCap(options.maxFileBytes);
   const warnings: SkillWarning[] = [];
   const skills = new Map<string, SkillMeta>();
-  for (const source of skillDirectories(options)) {
+  const sources = skillDirectories(options);
+  const dirKeys: string[] = [];
+  for (const source of sources) {
+    dirKeys.push(dirStatKey(source.dir));
     const folders = await listFolders(source.dir, cache, warnings);
     const parsed = await loadFolders(source.dir, folders, cap, cache);
     const inThisDir = new Map<string, string>();
@@ -450,7 +505,56 @@ export async function discoverSkills(
       skills.set(p.frontmatter.name, meta);
     });
   }
+  stateOf(cache).listings.set(listingKey(sources, cap), { dirKeys, skills });
   return { skills, warnings, cap };
+}
+
+function listingKey(sources: readonly SkillSourceDir[], cap: number): string {
+  return JSON.stringify([cap, ...sources.map((s) => `${s.kind}:${s.dir}`)]);
+}
+
+/** A directory's identity for the listing memo: inode + mtime + ctime (what `listFolders` keys on), or `none`. */
+function dirStatKey(dir: string): string {
+  try {
+    const s = statSync(dir, { bigint: true, throwIfNoEntry: false });
+    return s?.isDirectory() ? `${s.ino}:${s.mtimeNs}:${s.ctimeNs}` : 'none';
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/**
+ * The winning skill `name` from the last full discovery of the same directories, when no directory changed since
+ * (no folder added, removed or renamed) and the skill's own file is unchanged: one stat per directory plus one.
+ * `undefined` means "list again". An in-place edit of *another* skill's file (renaming it to shadow `name`) is seen
+ * by the next full listing, not here.
+ */
+export function findListedSkill(
+  name: string,
+  options: SkillDiscoveryOptions,
+): { skill: SkillMeta; cap: number } | undefined {
+  const cache = options.cache ?? sharedCache;
+  const cap = resolveCap(options.maxFileBytes);
+  const sources = skillDirectories(options);
+  const state = stateOf(cache);
+  const listing = state.listings.get(listingKey(sources, cap));
+  if (!listing) return undefined;
+  for (let i = 0; i < sources.length; i++) {
+    if (dirStatKey((sources[i] as SkillSourceDir).dir) !== listing.dirKeys[i]) return undefined;
+  }
+  const skill = listing.skills.get(name);
+  if (!skill) return undefined;
+  let key: string | undefined;
+  try {
+    const s = statSync(skill.path, { bigint: true, throwIfNoEntry: false });
+    key = s?.isFile() ? statKey(s) : undefined;
+  } catch {
+    key = undefined;
+  }
+  const cached = state.files.get(skill.path);
+  return key !== undefined && cached?.key === key && cached.parsed.meta === skill
+    ? { skill, cap }
+    : undefined;
 }
 
 /** Lists valid skills from every skill directory (later directories override earlier ones by name) with warnings. */

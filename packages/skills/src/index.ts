@@ -11,6 +11,7 @@ export {
   type SkillSourceKind,
   skillDirectories,
   USER_SKILL_DIR,
+  USER_SKILL_DIRS,
 } from './discovery.js';
 export { isSkillError, SkillError, type SkillErrorCode } from './errors.js';
 export {
