@@ -4,6 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { normaliseText, splitFrontmatter } from './frontmatter.js';
+import { type FileOutcome, type IndexEntry, loadIndex, saveIndex } from './persist.js';
 import { type SkillFrontmatter, type SkillWarning, validateFrontmatter } from './validate.js';
 
 /** Where a skills directory comes from, in precedence order (later wins). */
@@ -150,8 +151,18 @@ interface FileEntry {
  * stat per directory and per skill, and any change is seen on the next call.
  */
 export class SkillCache {
-  constructor() {
-    states.set(this, { dirs: new Map(), files: new Map(), listings: new Map() });
+  /** Creates an empty cache, optionally backed by a persistent index file. */
+  constructor(options: SkillCacheOptions = {}) {
+    const file = options.indexFile;
+    if (file !== undefined && (typeof file !== 'string' || file === '')) {
+      throw new TypeError('SkillCache indexFile must be a non-empty path');
+    }
+    states.set(this, {
+      persisted: file === undefined ? undefined : { file, entries: undefined, dirty: false },
+      dirs: new Map(),
+      files: new Map(),
+      listings: new Map(),
+    });
   }
 
   /** Number of cached SKILL.md files. */
@@ -168,7 +179,24 @@ export class SkillCache {
   }
 }
 
+/** Options of {@link SkillCache}. */
+export interface SkillCacheOptions {
+  /**
+   * A file that keeps what was parsed across processes (keyed like the in-memory cache: path, inode, size, mtime and
+   * ctime), so the first listing in a fresh process reads and parses only what changed. Written atomically after a
+   * listing that parsed something; a missing or damaged file is ignored. Hosts put it in their data or cache dir.
+   */
+  readonly indexFile?: string;
+}
+
+interface Persisted {
+  readonly file: string;
+  entries: Map<string, IndexEntry> | undefined;
+  dirty: boolean;
+}
+
 interface CacheState {
+  readonly persisted: Persisted | undefined;
   readonly dirs: Map<string, DirEntry>;
   readonly files: Map<string, FileEntry>;
   /** The last full discovery per set of directories, so that loading one skill need not list them all again. */
@@ -263,28 +291,34 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function parseBytes(bytes: Uint8Array, path: string, folderName: string): ParsedFile {
+/** Decodes and splits a SKILL.md: the expensive, folder-independent part that the persistent index keeps. */
+function analyseBytes(bytes: Uint8Array): FileOutcome {
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
-    return {
-      warnings: [{ file: path, code: 'not-utf8', reason: 'file is not valid UTF-8', skipped: true }],
-    };
+    return { ok: false, code: 'not-utf8', reason: 'file is not valid UTF-8' };
   }
   const split = splitFrontmatter(normaliseText(text));
-  if (!split.ok) return { warnings: [{ file: path, code: split.code, reason: split.reason, skipped: true }] };
-  const recovered: SkillWarning[] = split.recovered.map((field) => ({
+  if (!split.ok) return { ok: false, code: split.code, reason: split.reason };
+  return { ok: true, data: split.data, recovered: split.recovered, emptyBody: split.body.trim() === '' };
+}
+
+/** Validates an outcome against its file and folder into the cached form (cheap: no YAML). */
+function toParsed(outcome: FileOutcome, path: string, folderName: string): ParsedFile {
+  if (!outcome.ok)
+    return { warnings: [{ file: path, code: outcome.code, reason: outcome.reason, skipped: true }] };
+  const recovered: SkillWarning[] = outcome.recovered.map((field) => ({
     file: path,
     field,
     code: 'recovered-yaml',
     reason: `"${field}" is not valid YAML as written; read as the text it was meant to be`,
     skipped: false,
   }));
-  const validation = validateFrontmatter(split.data, path, folderName);
+  const validation = validateFrontmatter(outcome.data, path, folderName);
   if (!validation.ok) return { warnings: [...recovered, ...validation.warnings] };
   const warnings = [...recovered, ...validation.warnings];
-  if (split.body.trim() === '') {
+  if (outcome.emptyBody) {
     warnings.push({
       file: path,
       code: 'empty-body',
@@ -293,6 +327,54 @@ function parseBytes(bytes: Uint8Array, path: string, folderName: string): Parsed
     });
   }
   return { frontmatter: validation.value, warnings };
+}
+
+/** The persisted outcome of `path` when it was read under the same stat key and cap; loads the index once. */
+function persistedOutcome(
+  cache: SkillCache,
+  path: string,
+  key: string,
+  cap: number,
+): FileOutcome | undefined {
+  const persisted = stateOf(cache).persisted;
+  if (!persisted) return undefined;
+  persisted.entries ??= loadIndex(persisted.file);
+  const entry = persisted.entries.get(path);
+  return entry && entry.key === key && entry.cap === cap ? entry.outcome : undefined;
+}
+
+function persistOutcome(
+  cache: SkillCache,
+  path: string,
+  key: string,
+  cap: number,
+  outcome: FileOutcome,
+): void {
+  const persisted = stateOf(cache).persisted;
+  if (!persisted) return;
+  persisted.entries ??= loadIndex(persisted.file);
+  // Re-inserted so the Map's order is "least recently parsed first" when the index is trimmed.
+  persisted.entries.delete(path);
+  persisted.entries.set(path, { key, cap, outcome });
+  persisted.dirty = true;
+}
+
+/** Most files an index keeps; past it the least recently parsed are dropped (deleted skills age out this way). */
+const MAX_INDEX_ENTRIES = 20_000;
+
+/**
+ * Writes the index when this listing parsed something new. Entries of other projects' skills are kept (the index is
+ * shared by every project a host opens); the oldest go past {@link MAX_INDEX_ENTRIES}.
+ */
+function flushIndex(cache: SkillCache): void {
+  const persisted = stateOf(cache).persisted;
+  if (!persisted?.dirty || !persisted.entries) return;
+  for (const path of persisted.entries.keys()) {
+    if (persisted.entries.size <= MAX_INDEX_ENTRIES) break;
+    persisted.entries.delete(path);
+  }
+  saveIndex(persisted.file, persisted.entries);
+  persisted.dirty = false;
 }
 
 /** Reads the body of a SKILL.md (text after the frontmatter) or says why it cannot. */
@@ -361,6 +443,12 @@ function probeSkillFile(path: string, folderName: string, cap: number, cache: Sk
   const key = statKey(s);
   const hit = getFile(cache, path, key, cap);
   if (hit) return { kind: 'done', parsed: hit };
+  const stored = persistedOutcome(cache, path, key, cap);
+  if (stored) {
+    const parsed = toParsed(stored, path, folderName);
+    setFile(cache, path, key, cap, parsed);
+    return { kind: 'done', parsed };
+  }
   return { kind: 'read', path, folderName, key, size: s.size };
 }
 
@@ -389,8 +477,12 @@ async function readSkillFile(
   } else {
     try {
       const bytes = await readFile(path);
-      parsed =
-        bytes.byteLength > cap ? tooLarge(path, bytes.byteLength, cap) : parseBytes(bytes, path, folderName);
+      if (bytes.byteLength > cap) parsed = tooLarge(path, bytes.byteLength, cap);
+      else {
+        const outcome = analyseBytes(bytes);
+        persistOutcome(cache, path, key, cap, outcome);
+        parsed = toParsed(outcome, path, folderName);
+      }
     } catch (error) {
       return {
         warnings: [{ file: path, code: 'unreadable', reason: errMessage(error), skipped: true }],
@@ -506,6 +598,7 @@ export async function discoverSkills(
     });
   }
   stateOf(cache).listings.set(listingKey(sources, cap), { dirKeys, skills });
+  flushIndex(cache);
   return { skills, warnings, cap };
 }
 

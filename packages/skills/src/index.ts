@@ -4,6 +4,7 @@ export {
   PROJECT_SKILL_DIRS,
   SKILL_FILE,
   SkillCache,
+  type SkillCacheOptions,
   type SkillDiscoveryOptions,
   type SkillList,
   type SkillMeta,
