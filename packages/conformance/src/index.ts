@@ -28,3 +28,10 @@ export {
   suites,
   type Vector,
 } from './vectors.js';
+export {
+  type RendererCase,
+  RENDER_TERMINAL_OP,
+  runTerminalRendererSuite,
+  type TerminalRender,
+  terminalRendererCases,
+} from './terminal.js';
