@@ -35,3 +35,15 @@ export {
   type TerminalRender,
   terminalRendererCases,
 } from './terminal.js';
+export {
+  type Backend,
+  type BackendEvent,
+  type BackendFactory,
+  type BackendScenario,
+  type BackendSetup,
+  type BackendTool,
+  backendScenarios,
+  runBackendSuite,
+  TOOL_REQUEST_KEYS,
+  TOOL_RESULT_KEYS,
+} from './backend.js';
