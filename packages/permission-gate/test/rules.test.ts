@@ -69,7 +69,9 @@ describe('Bash command patterns', () => {
     expect(decide('ls')).toBe('allow');
     expect(decide('ls -la')).toBe('ask');
     expect(decide('git push')).toBe('ask');
-    expect(decide(' git status')).toBe('ask');
+    // Bash ignores blanks around words (ADR 0100): the leading blank no longer hides the command from rules.
+    expect(decide(' git status')).toBe('allow');
+    expect(decide('git  status\t--short')).toBe('allow');
   });
 
   it.each([

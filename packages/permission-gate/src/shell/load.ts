@@ -1,0 +1,65 @@
+/**
+ * `@codeagent/permission-gate/shell`: loads the bash grammar (`web-tree-sitter` with `tree-sitter-bash`) that
+ * the gate parses commands with. Platform-neutral: the caller passes the two `.wasm` files as bytes or URLs
+ * (Node hosts can use `loadInstalledShellGrammar` from `@codeagent/permission-gate/node`).
+ *
+ * @packageDocumentation
+ */
+import { Language, Parser } from 'web-tree-sitter';
+import { installShellParser } from './analyse.js';
+import type { ShellSyntaxParser } from './syntax.js';
+
+export { isShellGrammarLoaded } from './analyse.js';
+export type { ShellSyntaxNode, ShellSyntaxParser, ShellSyntaxTree } from './syntax.js';
+
+/** A `.wasm` file: its bytes, or a URL the runtime fetches it from. */
+export type WasmSource = Uint8Array | ArrayBuffer | URL | string;
+
+/** The two WebAssembly files the bash grammar needs. */
+export interface ShellGrammarSources {
+  /** The tree-sitter runtime: `web-tree-sitter/web-tree-sitter.wasm`. */
+  readonly runtime: WasmSource;
+  /** The bash grammar: `tree-sitter-bash/tree-sitter-bash.wasm`. */
+  readonly grammar: WasmSource;
+}
+
+let loading: Promise<void> | undefined;
+
+function bytes(s: Uint8Array | ArrayBuffer): Uint8Array {
+  return s instanceof Uint8Array ? s : new Uint8Array(s);
+}
+
+async function load(sources: ShellGrammarSources): Promise<void> {
+  const { runtime, grammar } = sources;
+  await Parser.init(
+    typeof runtime === 'string' || runtime instanceof URL
+      ? { locateFile: () => String(runtime) }
+      : { wasmBinary: bytes(runtime) },
+  );
+  const bash = await Language.load(
+    typeof grammar === 'string' || grammar instanceof URL ? String(grammar) : bytes(grammar),
+  );
+  const parser = new Parser();
+  parser.setLanguage(bash);
+  installShellParser({ parse: (source) => parser.parse(source) });
+}
+
+/**
+ * Loads the bash grammar once for every gate in this JavaScript realm; later calls return the same promise
+ * (a failed load can be retried). Until it resolves, a command that is not plain words fails closed: deny and
+ * ask rules of the tool may apply (the gate asks) and allow rules do not.
+ */
+export function loadShellGrammar(sources: ShellGrammarSources): Promise<void> {
+  if (loading) return loading;
+  const p = load(sources);
+  loading = p;
+  p.catch(() => {
+    if (loading === p) loading = undefined;
+  });
+  return p;
+}
+
+/** Uses another bash parser (e.g. native tree-sitter bindings) producing the same tree shape. */
+export function useShellParser(parser: ShellSyntaxParser): void {
+  installShellParser(parser);
+}
