@@ -56,7 +56,7 @@ const RESERVED = new Set([
 
 /** A line of plain words only: analysed without the grammar, the same way (a property test checks). */
 const PLAIN_LINE = /^[A-Za-z0-9_@%+=:,./ \t-]*$/;
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 /** `[[ ]]` operators that evaluate arithmetic (which can run commands through array subscripts). */
 const ARITHMETIC_TEST = /\s-(?:eq|ne|lt|le|gt|ge|v)\s/;
 /** A word naming an array element with a substitution in its subscript (`printf -v 'a[$(cmd)]'`). */
@@ -149,6 +149,10 @@ function analyseSource(source: string, c: Collector, nesting: number): void {
     // Deny and ask rules also see the line split there (its commands are not allow spellings: nesting + 1).
     analyseSource(source.replace(/\r/g, '\n'), c, nesting + 1);
   }
+  if (nesting === 0 && /\\\r?\n/.test(source)) {
+    // Bash joins backslash-newline before it splits words; the grammar does not always: both readings count.
+    analyseSource(source.replace(/\\\r?\n/g, ''), c, nesting);
+  }
   if (PLAIN_LINE.test(source)) {
     const words = source.split(/[ \t]+/).filter((w) => w !== '');
     let i = 0;
@@ -233,6 +237,9 @@ function walk(root: ShellSyntaxNode, c: Collector, nesting: number): void {
       case 'file_redirect':
         redirect(n, c);
         break;
+      case 'heredoc_redirect':
+        heredoc(n, c, nesting);
+        break;
       case 'pipeline':
       case 'list':
         c.forms.add(collapse(n.text));
@@ -256,6 +263,28 @@ function redirect(n: ShellSyntaxNode, c: Collector): void {
   if (d?.literal && d.value === '/dev/null') return;
   if (op.trimEnd().endsWith('&') && d?.literal && /^(?:\d+|-)$/.test(d.value)) return;
   c.notAllowable ??= `it redirects ${op.includes('>') ? 'to' : 'from'} ${clip(dest?.text ?? n.text)}`;
+}
+
+function hasSubstitution(node: ShellSyntaxNode): boolean {
+  const stack = [node];
+  for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
+    if (n.type === 'command_substitution') return true;
+    for (const k of n.namedChildren) if (k) stack.push(k);
+  }
+  return false;
+}
+
+/**
+ * An unquoted heredoc expands substitutions in its body. The grammar misses some (backticks, `<<-`): the body is
+ * read again as a double-quoted string so deny and ask rules see them.
+ */
+function heredoc(n: ShellSyntaxNode, c: Collector, nesting: number): void {
+  const kids = n.namedChildren;
+  const start = kids.find((k) => k?.type === 'heredoc_start');
+  const body = kids.find((k) => k?.type === 'heredoc_body');
+  if (!start || !body || /['"\\]/.test(start.text) || !/`|\$\(/.test(body.text)) return;
+  if (!hasSubstitution(body)) c.notAllowable ??= 'a heredoc has a substitution the grammar did not parse';
+  analyseSource(`: "${body.text.replace(/"/g, '\\"')}"`, c, nesting + 1);
 }
 
 function commandNode(n: ShellSyntaxNode, c: Collector, nesting: number): void {

@@ -13,11 +13,16 @@ export interface Word {
 interface Acc {
   value: string;
   literal: boolean;
+  /** An unquoted `[` or `{` seen earlier in the word (a later `]` / `}` makes it a glob or brace expansion). */
+  bracket: boolean;
+  brace: boolean;
+  /** A `,` or `..` after the `{`: a later `}` makes a brace expansion (`{}` alone is literal). */
+  list: boolean;
 }
 
 /** A word node (word, string, concatenation, ...) evaluated as far as it is static. */
 export function wordOf(node: ShellSyntaxNode): Word {
-  const acc: Acc = { value: '', literal: true };
+  const acc: Acc = { value: '', literal: true, bracket: false, brace: false, list: false };
   append(node, acc);
   return { value: acc.literal ? acc.value : node.text, literal: acc.literal, raw: node.text };
 }
@@ -50,7 +55,7 @@ function append(node: ShellSyntaxNode, acc: Acc): void {
   switch (node.type) {
     case 'word':
     case 'number': {
-      const v = unescapeUnquoted(node.text);
+      const v = unescapeUnquoted(node.text, acc);
       if (v === undefined) acc.literal = false;
       else acc.value += v;
       return;
@@ -69,8 +74,15 @@ function append(node: ShellSyntaxNode, acc: Acc): void {
       else acc.value += v;
       return;
     }
-    case 'string':
     case 'translated_string': {
+      const kids = node.namedChildren;
+      const inner = kids[0];
+      if (kids.length !== 1 || !inner || inner.type !== 'string' || node.text !== `$${inner.text}`)
+        acc.literal = false;
+      else append(inner, acc);
+      return;
+    }
+    case 'string': {
       const t = node.text;
       const open = t.startsWith('$"') ? 2 : t.startsWith('"') ? 1 : -1;
       const kids = node.namedChildren;
@@ -106,11 +118,12 @@ function append(node: ShellSyntaxNode, acc: Acc): void {
  * Quote removal for an unquoted word: `\x` is `x`, backslash-newline vanishes. Returns `undefined` when the
  * word is subject to pathname or brace expansion (`*`, `?`, `[...]`, `{...}`), so its value is not known.
  */
-export function unescapeUnquoted(text: string): string | undefined {
+export function unescapeUnquoted(
+  text: string,
+  state = { bracket: false, brace: false, list: false },
+): string | undefined {
   let out = '';
   let glob = false;
-  let openBracket = false;
-  let openBrace = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string;
     if (c === '\\') {
@@ -121,10 +134,11 @@ export function unescapeUnquoted(text: string): string | undefined {
       continue;
     }
     if (c === '*' || c === '?') glob = true;
-    else if (c === '[') openBracket = true;
-    else if (c === ']' && openBracket) glob = true;
-    else if (c === '{') openBrace = true;
-    else if (c === '}' && openBrace) glob = true;
+    else if (c === '[') state.bracket = true;
+    else if (c === ']' && state.bracket) glob = true;
+    else if (c === '{') state.brace = true;
+    else if (state.brace && (c === ',' || (c === '.' && text[i + 1] === '.'))) state.list = true;
+    else if (c === '}' && state.list) glob = true;
     else if (c === '$' || c === '`') glob = true;
     out += c;
   }
