@@ -186,7 +186,7 @@ function parseAndWalk(source: string, c: Collector, nesting: number): void {
     return;
   }
   try {
-    walk(tree.rootNode, c, nesting);
+    walk(tree.rootNode, source, c, nesting);
   } finally {
     tree.delete();
   }
@@ -201,11 +201,35 @@ function mentionsVariable(node: ShellSyntaxNode): boolean {
   return false;
 }
 
-function walk(root: ShellSyntaxNode, c: Collector, nesting: number): void {
+/** Blanks, newlines and line continuations: what may sit between the tokens of a node. */
+const GAP = /^(?:[ \t\r\n]|\\\r?\n)*$/;
+/** Nodes whose text is partly not covered by children (literal heredoc text). */
+const TEXT_NODES = new Set(['heredoc_body']);
+
+/** True when the tokens under `n` cover its text: the grammar did not silently skip characters. */
+function covered(n: ShellSyntaxNode, source: string): boolean {
+  if (TEXT_NODES.has(n.type)) return true;
+  const kids = n.children;
+  if (kids.length === 0) return true;
+  let pos = n.startIndex;
+  for (const k of kids) {
+    if (!k) continue;
+    if (k.startIndex > pos && !GAP.test(source.slice(pos, k.startIndex))) return false;
+    pos = Math.max(pos, k.endIndex);
+  }
+  return n.endIndex <= pos || GAP.test(source.slice(pos, n.endIndex));
+}
+
+function walk(root: ShellSyntaxNode, source: string, c: Collector, nesting: number): void {
   if (root.hasError) c.opaque('the command does not parse as bash');
+  if (!GAP.test(source.slice(0, root.startIndex)) || !GAP.test(source.slice(root.endIndex))) {
+    c.opaque('the grammar skipped part of the command');
+  }
   const stack: ShellSyntaxNode[] = [root];
   for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
     if (n.isMissing || n.type === 'ERROR') c.opaque('the command does not parse as bash');
+    if (c.unanalysable === undefined && !covered(n, source))
+      c.opaque('the grammar skipped part of the command');
     switch (n.type) {
       case 'command':
         commandNode(n, c, nesting);
@@ -240,6 +264,14 @@ function walk(root: ShellSyntaxNode, c: Collector, nesting: number): void {
       case 'heredoc_redirect':
         heredoc(n, c, nesting);
         break;
+      case 'variable_assignment': {
+        // tree-sitter-bash also reads `--x=1` as an assignment; bash runs it as a command.
+        const name = n.childForFieldName('name');
+        if (name?.type === 'variable_name' && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.text)) {
+          c.opaque(`${clip(name.text)} is not a variable name`);
+        }
+        break;
+      }
       case 'pipeline':
       case 'list':
         c.forms.add(collapse(n.text));

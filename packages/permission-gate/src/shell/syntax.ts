@@ -15,6 +15,12 @@ export interface ShellSyntaxNode {
   readonly hasError: boolean;
   /** The named children, in source order. */
   readonly namedChildren: readonly (ShellSyntaxNode | null)[];
+  /** All children (named and anonymous tokens), in source order. */
+  readonly children: readonly (ShellSyntaxNode | null)[];
+  /** Where the node starts in the source string. */
+  readonly startIndex: number;
+  /** Where the node ends in the source string. */
+  readonly endIndex: number;
   /** The child stored under a field name (`name`, `destination`...). */
   childForFieldName(name: string): ShellSyntaxNode | null;
 }

@@ -52,8 +52,8 @@ function options(cmd: string, words: readonly Word[], spec: OptionSpec): Options
   let i = 0;
   for (; i < words.length; i++) {
     const w = words[i] as Word;
-    if (!w.literal)
-      return `${cmd} has a non-literal argument ${clip(w.raw)} where an option or the command goes`;
+    // A non-literal word ends the options: it is the command (or `-c` source), which the caller judges.
+    if (!w.literal) break;
     const v = w.value;
     if (v === '--') {
       i++;
@@ -106,11 +106,7 @@ function options(cmd: string, words: readonly Word[], spec: OptionSpec): Options
     }
   }
   if (spec.assignments) {
-    for (; i < words.length; i++) {
-      const w = words[i] as Word;
-      if (!w.literal) return `${cmd} has a non-literal argument ${clip(w.raw)} where the command goes`;
-      if (!ASSIGNMENT.test(w.value)) break;
-    }
+    while (i < words.length && words[i]?.literal && ASSIGNMENT.test(words[i]?.value as string)) i++;
   }
   return { index: i, seen, values };
 }
