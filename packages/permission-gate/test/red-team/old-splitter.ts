@@ -41,18 +41,40 @@ function pattern(rule: string): string | undefined {
   return p.endsWith(':*') ? `${p.slice(0, -2)}*` : p;
 }
 
+/** The old gate's decision function for Bash commands under fixed rules (`Bash(...)` rules only), globs compiled once. */
+export function createOldMatcher(
+  rules: PermissionRules,
+  mode: PermissionMode,
+): (command: string) => Decision {
+  const fromMode = MODE_TABLE[mode].exec;
+  const compile = (list: readonly string[] | undefined) =>
+    (list ?? []).map((rule) => {
+      const p = pattern(rule);
+      return p === undefined
+        ? { whole: rule === 'Bash', re: undefined }
+        : { whole: false, re: compileGlob(p, 'text') };
+    });
+  const deny = compile(rules.deny);
+  const ask = compile(rules.ask);
+  const allow = compile(rules.allow);
+  return (command) => {
+    let parts: string[] | undefined;
+    const restrictive = (r: { whole: boolean; re: ReturnType<typeof compileGlob> | undefined }) => {
+      if (!r.re) return r.whole;
+      if (r.re.test(command)) return true;
+      parts ??= subCommands(command);
+      return parts.some((part) => r.re?.test(part));
+    };
+    if (deny.some(restrictive)) return 'deny';
+    if (ask.some(restrictive)) return fromMode === 'deny' ? 'deny' : 'ask';
+    const meta = SHELL_META.test(command);
+    if (allow.some((r) => (r.re ? !meta && r.re.test(command) : r.whole)))
+      return fromMode === 'deny' ? 'deny' : 'allow';
+    return fromMode;
+  };
+}
+
 /** The decision the old gate made for a Bash command (rules of the form `Bash(...)` only). */
 export function oldDecision(command: string, rules: PermissionRules, mode: PermissionMode): Decision {
-  const fromMode = MODE_TABLE[mode].exec;
-  const matches = (rule: string, restrictive: boolean): boolean => {
-    const p = pattern(rule);
-    if (p === undefined) return rule === 'Bash';
-    const re = compileGlob(p, 'text');
-    if (!restrictive) return !SHELL_META.test(command) && re.test(command);
-    return re.test(command) || subCommands(command).some((part) => re.test(part));
-  };
-  if ((rules.deny ?? []).some((r) => matches(r, true))) return 'deny';
-  if ((rules.ask ?? []).some((r) => matches(r, true))) return fromMode === 'deny' ? 'deny' : 'ask';
-  if ((rules.allow ?? []).some((r) => matches(r, false))) return fromMode === 'deny' ? 'deny' : 'allow';
-  return fromMode;
+  return createOldMatcher(rules, mode)(command);
 }
