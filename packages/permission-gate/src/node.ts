@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * `@codeagent/permission-gate/node`: Node-only helpers. Reads the bash grammar's `.wasm` files from the
  * installed `web-tree-sitter` and `tree-sitter-bash` packages.

@@ -12,8 +12,22 @@ import type { ShellSyntaxParser } from './syntax.js';
 export { isShellGrammarLoaded } from './analyse.js';
 export type { ShellSyntaxNode, ShellSyntaxParser, ShellSyntaxTree } from './syntax.js';
 
-/** A `.wasm` file: its bytes, or a URL the runtime fetches it from. */
-export type WasmSource = Uint8Array | ArrayBuffer | URL | string;
+/** A URL object (`new URL(...)`), typed structurally so the entry needs no DOM or Node types. */
+export interface UrlLike {
+  /** The whole URL. */
+  readonly href: string;
+}
+
+/** A `.wasm` file: its bytes, or a URL (string or object) the runtime fetches it from. */
+export type WasmSource = Uint8Array | ArrayBuffer | UrlLike | string;
+
+function isLocation(s: WasmSource): s is UrlLike | string {
+  return typeof s === 'string' || (!(s instanceof Uint8Array) && !(s instanceof ArrayBuffer));
+}
+
+function href(s: UrlLike | string): string {
+  return typeof s === 'string' ? s : s.href;
+}
 
 /** The two WebAssembly files the bash grammar needs. */
 export interface ShellGrammarSources {
@@ -31,14 +45,8 @@ function bytes(s: Uint8Array | ArrayBuffer): Uint8Array {
 
 async function load(sources: ShellGrammarSources): Promise<void> {
   const { runtime, grammar } = sources;
-  await Parser.init(
-    typeof runtime === 'string' || runtime instanceof URL
-      ? { locateFile: () => String(runtime) }
-      : { wasmBinary: bytes(runtime) },
-  );
-  const bash = await Language.load(
-    typeof grammar === 'string' || grammar instanceof URL ? String(grammar) : bytes(grammar),
-  );
+  await Parser.init(isLocation(runtime) ? { locateFile: () => href(runtime) } : { wasmBinary: bytes(runtime) });
+  const bash = await Language.load(isLocation(grammar) ? href(grammar) : bytes(grammar));
   const parser = new Parser();
   parser.setLanguage(bash);
   installShellParser({ parse: (source) => parser.parse(source) });
