@@ -45,7 +45,9 @@ function bytes(s: Uint8Array | ArrayBuffer): Uint8Array {
 
 async function load(sources: ShellGrammarSources): Promise<void> {
   const { runtime, grammar } = sources;
-  await Parser.init(isLocation(runtime) ? { locateFile: () => href(runtime) } : { wasmBinary: bytes(runtime) });
+  await Parser.init(
+    isLocation(runtime) ? { locateFile: () => href(runtime) } : { wasmBinary: bytes(runtime) },
+  );
   const bash = await Language.load(isLocation(grammar) ? href(grammar) : bytes(grammar));
   const parser = new Parser();
   parser.setLanguage(bash);
