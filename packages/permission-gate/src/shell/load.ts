@@ -5,9 +5,9 @@
  *
  * @packageDocumentation
  */
-import { Language, Parser } from 'web-tree-sitter';
+import { Language, Parser, type Tree } from 'web-tree-sitter';
 import { installShellParser } from './analyse.js';
-import type { ShellSyntaxParser } from './syntax.js';
+import type { ShellSyntaxNode, ShellSyntaxParser, ShellSyntaxTree } from './syntax.js';
 
 export { isShellGrammarLoaded } from './analyse.js';
 export type { ShellSyntaxNode, ShellSyntaxParser, ShellSyntaxTree } from './syntax.js';
@@ -51,7 +51,93 @@ async function load(sources: ShellGrammarSources): Promise<void> {
   const bash = await Language.load(isLocation(grammar) ? href(grammar) : bytes(grammar));
   const parser = new Parser();
   parser.setLanguage(bash);
-  installShellParser({ parse: (source) => parser.parse(source) });
+  installShellParser({
+    parse: (source) => {
+      const tree = parser.parse(source);
+      if (!tree) return null;
+      try {
+        return plainTree(tree, source);
+      } finally {
+        tree.delete();
+      }
+    },
+  });
+}
+
+/** A syntax node copied out of the WebAssembly tree: the analyser then reads plain objects, not the runtime. */
+class PlainNode implements ShellSyntaxNode {
+  readonly children: PlainNode[] = [];
+  hasError = false;
+  #named: PlainNode[] | undefined;
+
+  constructor(
+    readonly type: string,
+    readonly startIndex: number,
+    readonly endIndex: number,
+    readonly isNamed: boolean,
+    readonly isMissing: boolean,
+    readonly field: string | null,
+    private readonly source: string,
+  ) {}
+
+  get text(): string {
+    return this.source.slice(this.startIndex, this.endIndex);
+  }
+
+  get namedChildren(): readonly PlainNode[] {
+    this.#named ??= this.children.filter((c) => c.isNamed);
+    return this.#named;
+  }
+
+  childForFieldName(name: string): PlainNode | null {
+    return this.children.find((c) => c.field === name) ?? null;
+  }
+
+  seal(): void {
+    this.hasError = this.type === 'ERROR' || this.isMissing || this.children.some((c) => c.hasError);
+  }
+}
+
+/** Copies a tree with one cursor walk (far fewer calls into the runtime than reading nodes one by one). */
+function plainTree(tree: Tree, source: string): ShellSyntaxTree {
+  const cursor = tree.walk();
+  try {
+    const make = () =>
+      new PlainNode(
+        cursor.nodeType,
+        cursor.startIndex,
+        cursor.endIndex,
+        cursor.nodeIsNamed,
+        cursor.nodeIsMissing,
+        cursor.currentFieldName,
+        source,
+      );
+    const root = make();
+    const path: PlainNode[] = [root];
+    let descend = true;
+    for (;;) {
+      if (descend && cursor.gotoFirstChild()) {
+        const n = make();
+        path[path.length - 1]?.children.push(n);
+        path.push(n);
+        continue;
+      }
+      path.pop()?.seal();
+      if (cursor.gotoNextSibling()) {
+        const n = make();
+        path[path.length - 1]?.children.push(n);
+        path.push(n);
+        descend = true;
+        continue;
+      }
+      if (!cursor.gotoParent()) break;
+      descend = false;
+    }
+    while (path.length > 0) path.pop()?.seal();
+    return { rootNode: root, delete: () => undefined };
+  } finally {
+    cursor.delete();
+  }
 }
 
 /**
