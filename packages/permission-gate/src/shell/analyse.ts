@@ -27,6 +27,8 @@ const MAX_PARSES = 64;
 /** Wrappers unwrapped in one chain (`sudo env nice timeout 5 rm`). */
 const MAX_HOPS = 16;
 const CACHE_LIMIT = 2048;
+/** Longer lines are analysed every time rather than kept (the cache stays under 2048 x 4 KiB of keys). */
+const CACHE_MAX_KEY = 4096;
 
 /** Reserved words: one in command position means the grammar did not see what bash sees. */
 const RESERVED = new Set([
@@ -111,7 +113,7 @@ export function analyseShellCommand(command: string): ShellAnalysis {
     ...(c.unanalysable !== undefined ? { unanalysable: c.unanalysable } : {}),
     ...(c.notAllowable !== undefined ? { notAllowable: c.notAllowable } : {}),
   });
-  if (parser !== undefined) {
+  if (parser !== undefined && command.length <= CACHE_MAX_KEY) {
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(command, out);
   }
@@ -254,6 +256,14 @@ function walk(root: ShellSyntaxNode, source: string, c: Collector, nesting: numb
           c.opaque('arithmetic on a variable can run commands through array subscripts');
         }
         break;
+      case 'subscript': {
+        // An indexed array's subscript is arithmetic: a variable in it can hold `a[$(cmd)]`, which runs.
+        const index = n.childForFieldName('index');
+        if (index && !/^(?:[@*]|\d+)$/.test(index.text) && mentionsVariable(index)) {
+          c.opaque('an array subscript is arithmetic, which can run commands through a variable');
+        }
+        break;
+      }
       case 'expansion':
         if (/@P\s*\}$/.test(n.text))
           c.opaque('the @P (prompt) expansion runs the command substitutions in a value');
