@@ -269,7 +269,9 @@ describe('the bash grammar behind the gate', () => {
     ]);
     const client = createClient({ model, registerTools: false, tools: [bash] });
     // No ask callback: whatever the rules do not allow is denied.
-    installPermissionGate(client, { rules: { allow: ['Bash(git status*)', 'Bash(head*)'], deny: ['Bash(rm:*)'] } });
+    installPermissionGate(client, {
+      rules: { allow: ['Bash(git status*)', 'Bash(head*)'], deny: ['Bash(rm:*)'] },
+    });
     const results: string[] = [];
     await stream(client, 'go', { onToolResult: (e) => results.push(`${e.id}:${String(e.value)}`) });
     expect(isShellGrammarLoaded()).toBe(true);
