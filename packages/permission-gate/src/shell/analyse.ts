@@ -394,6 +394,8 @@ function unwrap(words: readonly Word[], c: Collector, nesting: number, hops: num
   c.form(words);
   const first = words[0];
   if (!first) return;
+  // `time ( … )`: a subshell after a wrapper; the walk checks the commands inside it.
+  if (!first.literal && /^\([\s\S]*\)$/.test(first.raw) && hops > 0) return;
   if (!first.literal) {
     c.opaque(`the command word ${clip(first.raw)} is not a literal`);
     return;
