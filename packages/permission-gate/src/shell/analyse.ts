@@ -63,6 +63,8 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 const ARITHMETIC_TEST = /\s-(?:eq|ne|lt|le|gt|ge|v)\s/;
 /** A word naming an array element with a substitution in its subscript (`printf -v 'a[$(cmd)]'`). */
 const SUBSCRIPT_CODE = /\[[^\]]*(?:\$\(|`)/;
+/** Variables that change how later commands are found or split. */
+const SHELL_STATE = /^(?:PATH|IFS|CDPATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|GLOBIGNORE|HOME|LD_[A-Z_]+)$/;
 
 class Collector {
   readonly commands: string[][] = [];
@@ -70,6 +72,8 @@ class Collector {
   unanalysable: string | undefined;
   notAllowable: string | undefined;
   parses = 0;
+  /** Where assignments that belong to a command (`FOO=1 cmd`, `export FOO=1`) start. */
+  readonly ownedAssignments = new Set<number>();
 
   opaque(why: string): void {
     this.unanalysable ??= why;
@@ -159,7 +163,10 @@ function analyseSource(source: string, c: Collector, nesting: number): void {
     const words = source.split(/[ \t]+/).filter((w) => w !== '');
     let i = 0;
     while (i < words.length && ASSIGNMENT.test(words[i] as string)) i++;
-    if (i === words.length) return;
+    if (i === words.length) {
+      if (i > 0) c.notAllowable ??= 'it sets a shell variable later commands use';
+      return;
+    }
     if (!RESERVED.has(words[i] as string)) {
       const all = words.map(literalWord);
       command(all.slice(0, i), all.slice(i), collapse(source), c, nesting);
@@ -280,6 +287,15 @@ function walk(root: ShellSyntaxNode, source: string, c: Collector, nesting: numb
         if (name?.type === 'variable_name' && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.text)) {
           c.opaque(`${clip(name.text)} is not a variable name`);
         }
+        // `PATH=/tmp/x; git status` changes what the allowed command word finds.
+        if (!c.ownedAssignments.has(n.startIndex))
+          c.notAllowable ??= 'it sets a shell variable later commands use';
+        break;
+      }
+      case 'for_statement': {
+        const variable = n.childForFieldName('variable');
+        if (variable && SHELL_STATE.test(variable.text))
+          c.notAllowable ??= `it sets ${variable.text} in a loop`;
         break;
       }
       case 'pipeline':
@@ -337,6 +353,7 @@ function commandNode(n: ShellSyntaxNode, c: Collector, nesting: number): void {
     if (!k) continue;
     switch (k.type) {
       case 'variable_assignment':
+        c.ownedAssignments.add(k.startIndex);
         if (named) words.push(assignmentOf(k));
         else assigns.push(assignmentOf(k));
         break;
@@ -363,6 +380,7 @@ function declarationNode(n: ShellSyntaxNode, c: Collector, nesting: number): voi
   const words: Word[] = [literalWord(keyword)];
   for (const k of n.namedChildren) {
     if (!k || k.type === 'comment') continue;
+    if (k.type === 'variable_assignment') c.ownedAssignments.add(k.startIndex);
     words.push(k.type === 'variable_assignment' ? assignmentOf(k) : wordOf(k));
   }
   command([], words, collapse(n.text), c, nesting);
