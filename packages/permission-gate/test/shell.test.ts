@@ -118,6 +118,9 @@ describe('analyseShellCommand', () => {
     expect(a.forms).toEqual(expect.arrayContaining(['rm -rf y', 'sudo -u x rm -rf y', 'tee log']));
     expect(a.unanalysable).toBeUndefined();
     expect(a.notAllowable).toBeUndefined();
+    // Cached results are shared: they are frozen, so no caller can change a later decision.
+    expect(analyseShellCommand("FOO='a b' sudo -u x rm -rf y | tee log")).toBe(a);
+    expect(Object.isFrozen(a) && Object.isFrozen(a.forms) && Object.isFrozen(a.commands[0])).toBe(true);
   });
 
   it('says why a line cannot be analysed', () => {
