@@ -116,6 +116,21 @@ export function clip(s: string): string {
   return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
+/** Options before and after one positional word (`su [opts] USER [opts]`): their values merged. */
+function optionsAroundUser(cmd: string, words: readonly Word[], spec: OptionSpec): Options | string {
+  const first = options(cmd, words, spec);
+  if (typeof first === 'string') return first;
+  const user = words[first.index];
+  if (!user?.literal || user.value.startsWith('-')) return first;
+  const second = options(cmd, words.slice(first.index + 1), spec);
+  if (typeof second === 'string') return second;
+  return {
+    index: first.index + 1 + second.index,
+    seen: new Set([...first.seen, ...second.seen]),
+    values: new Map([...first.values, ...second.values]),
+  };
+}
+
 function rest(words: readonly Word[], from: number): Unwrapped {
   return from < words.length ? { run: [words.slice(from)] } : {};
 }
@@ -263,7 +278,7 @@ function env(cmd: string, words: readonly Word[]): Unwrapped {
 }
 
 function su(cmd: string, words: readonly Word[]): Unwrapped {
-  const o = options(cmd, words, {
+  const o = optionsAroundUser(cmd, words, {
     flags: 'flmpP',
     withArg: 'cgGsw',
     longFlags: ['--login', '--preserve-environment', '--pty', '--fast'],
@@ -423,6 +438,88 @@ const table = new Map<string, Wrapper>([
   ],
 ]);
 table.set('readarray', table.get('mapfile') as Wrapper);
+
+/** Skips `n` positional words after the options (a priority, a CPU mask, a lock file, a new root). */
+const after = (n: number) => (o: Options, words: readonly Word[]) => rest(words, o.index + n);
+
+table.set(
+  'pkexec',
+  simple({ longFlags: ['--disable-internal-agent', '--keep-cwd'], longWithArg: ['--user'] }),
+);
+table.set(
+  'chroot',
+  simple({ longWithArg: ['--userspec', '--groups'], longFlags: ['--skip-chdir'] }, (o, words) =>
+    o.index + 1 >= words.length
+      ? { opaque: 'chroot without a command starts a shell that reads its input' }
+      : rest(words, o.index + 1),
+  ),
+);
+table.set('taskset', simple({ flags: 'acp', longFlags: ['--all-tasks', '--cpu-list', '--pid'] }, after(1)));
+table.set('chrt', simple({ flags: 'abdefimoprRv', withArg: 'DPT' }, after(1)));
+table.set('unbuffer', simple({ flags: 'p' }));
+table.set('nocache', simple({}));
+table.set('flock', (cmd, words) => {
+  const o = options(cmd, words, {
+    flags: 'sxunoFe',
+    withArg: 'wEc',
+    longFlags: ['--shared', '--exclusive', '--unlock', '--nonblock', '--close', '--no-fork', '--verbose'],
+    longWithArg: ['--timeout', '--conflict-exit-code', '--command'],
+  });
+  if (typeof o === 'string') return { opaque: o };
+  const c = o.values.get('c') ?? o.values.get('--command');
+  if (c) return codeOf(cmd, c, '-c');
+  // `flock FILE -c 'source'` puts -c after the file.
+  const next = words[o.index + 1];
+  if (next?.literal && (next.value === '-c' || next.value === '--command'))
+    return codeOf(cmd, words[o.index + 2], '-c');
+  return rest(words, o.index + 1);
+});
+table.set('script', (cmd, words) => {
+  const o = options(cmd, words, {
+    flags: 'aeEfqTBI',
+    withArg: 'cOIBTmt',
+    longFlags: ['--append', '--return', '--flush', '--force', '--quiet'],
+    longWithArg: [
+      '--command',
+      '--echo',
+      '--log-io',
+      '--log-in',
+      '--log-out',
+      '--log-timing',
+      '--logging-format',
+    ],
+  });
+  if (typeof o === 'string') return { opaque: o };
+  const c = o.values.get('c') ?? o.values.get('--command');
+  return c ? codeOf(cmd, c, '-c') : { opaque: `${cmd} without -c starts a shell that reads its input` };
+});
+table.set('runuser', (cmd, words) => {
+  const spec: OptionSpec = {
+    flags: 'lmpf',
+    withArg: 'ugGcsw',
+    longFlags: ['--login', '--preserve-environment', '--pty', '--fast'],
+    longWithArg: [
+      '--user',
+      '--group',
+      '--supp-group',
+      '--command',
+      '--shell',
+      '--whitelist-environment',
+      '--session-command',
+    ],
+    dash: true,
+  };
+  // `runuser -u USER [--] cmd` runs the command; `runuser [-] USER [-c source]` is su's form.
+  const plain = options(cmd, words, spec);
+  if (typeof plain === 'string') return { opaque: plain };
+  const byUser = plain.seen.has('u') || plain.seen.has('--user');
+  const o = byUser ? plain : optionsAroundUser(cmd, words, spec);
+  if (typeof o === 'string') return { opaque: o };
+  const c = o.values.get('c') ?? o.values.get('--command') ?? o.values.get('--session-command');
+  if (c) return codeOf(cmd, c, '-c');
+  if (byUser) return rest(words, o.index);
+  return { opaque: `${cmd} without -u or -c starts a shell that reads its input` };
+});
 /** `declare -i x=...` evaluates the value as arithmetic, which can run commands through array subscripts. */
 const declare: Wrapper = (cmd, words) =>
   words.some((w) =>
