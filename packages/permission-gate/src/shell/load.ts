@@ -51,17 +51,45 @@ async function load(sources: ShellGrammarSources): Promise<void> {
   const bash = await Language.load(isLocation(grammar) ? href(grammar) : bytes(grammar));
   const parser = new Parser();
   parser.setLanguage(bash);
+  const names = new NodeNames(bash);
   installShellParser({
     parse: (source) => {
       const tree = parser.parse(source);
       if (!tree) return null;
       try {
-        return plainTree(tree, source);
+        return plainTree(tree, source, names);
       } finally {
         tree.delete();
       }
     },
   });
+}
+
+/** Node type and field names by id, read from the grammar once per id. */
+class NodeNames {
+  readonly #types: (readonly [string, boolean])[] = [];
+  readonly #fields: (string | null)[] = [];
+
+  constructor(private readonly language: Language) {}
+
+  type(id: number): readonly [string, boolean] {
+    let t = this.#types[id];
+    if (!t) {
+      t = [this.language.nodeTypeForId(id) ?? 'ERROR', this.language.nodeTypeIsNamed(id)];
+      this.#types[id] = t;
+    }
+    return t;
+  }
+
+  field(id: number): string | null {
+    if (id === 0) return null;
+    let f = this.#fields[id];
+    if (f === undefined) {
+      f = this.language.fieldNameForId(id);
+      this.#fields[id] = f;
+    }
+    return f;
+  }
 }
 
 /** A syntax node copied out of the WebAssembly tree: the analyser then reads plain objects, not the runtime. */
@@ -70,12 +98,14 @@ class PlainNode implements ShellSyntaxNode {
   hasError = false;
   #named: PlainNode[] | undefined;
 
+  /** Missing nodes only occur in trees with errors, which the root's `hasError` (from the runtime) reports. */
+  readonly isMissing = false;
+
   constructor(
     readonly type: string,
     readonly startIndex: number,
     readonly endIndex: number,
     readonly isNamed: boolean,
-    readonly isMissing: boolean,
     readonly field: string | null,
     private readonly source: string,
   ) {}
@@ -94,25 +124,27 @@ class PlainNode implements ShellSyntaxNode {
   }
 
   seal(): void {
-    this.hasError = this.type === 'ERROR' || this.isMissing || this.children.some((c) => c.hasError);
+    this.hasError ||= this.type === 'ERROR' || this.children.some((c) => c.hasError);
   }
 }
 
 /** Copies a tree with one cursor walk (far fewer calls into the runtime than reading nodes one by one). */
-function plainTree(tree: Tree, source: string): ShellSyntaxTree {
+function plainTree(tree: Tree, source: string, names: NodeNames): ShellSyntaxTree {
   const cursor = tree.walk();
   try {
-    const make = () =>
-      new PlainNode(
-        cursor.nodeType,
+    const make = () => {
+      const [type, named] = names.type(cursor.nodeTypeId);
+      return new PlainNode(
+        type,
         cursor.startIndex,
         cursor.endIndex,
-        cursor.nodeIsNamed,
-        cursor.nodeIsMissing,
-        cursor.currentFieldName,
+        named,
+        names.field(cursor.currentFieldId),
         source,
       );
+    };
     const root = make();
+    root.hasError = tree.rootNode.hasError;
     const path: PlainNode[] = [root];
     let descend = true;
     for (;;) {
