@@ -359,14 +359,13 @@ describe.each([
 
 afterAll(() => {
   // Every message on the wire, both ways, validates against the SDK's published JSON Schema.
-  const all = logs.flatMap((l) => [...l.sent, ...l.received]);
-  expect(all.length).toBeGreaterThan(50);
-  expect(schemaFailures(all)).toEqual([]);
+  expect(logs.flatMap((l) => [...l.sent, ...l.received]).length).toBeGreaterThan(50);
+  expect(schemaFailures(logs)).toEqual([]);
   // The validator is not vacuous: an update of an unknown kind fails it.
   const bogus = {
     jsonrpc: '2.0',
     method: 'session/update',
     params: { sessionId: 's', update: { sessionUpdate: 'bogus' } },
   };
-  expect(schemaFailures([bogus])).toHaveLength(1);
+  expect(schemaFailures([{ sent: [], received: [bogus] }])).toHaveLength(1);
 });

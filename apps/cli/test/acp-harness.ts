@@ -32,6 +32,8 @@ export function spawnAcp(args: readonly string[], env: Record<string, string> = 
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  // A client writing to an agent that already left gets EPIPE: that is the agent's clean exit, not a test error.
+  child.stdin.on('error', () => undefined);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
     stderr += d.toString('utf8');
@@ -81,17 +83,73 @@ export function wireLog(): WireLog {
   return { sent: [], received: [], garbage: [] };
 }
 
-/** Validates messages against the SDK's published JSON Schema of ACP v1; returns the failures. */
-export function schemaFailures(messages: readonly unknown[]): string[] {
+/** Method -> [params definition, result definition] in the schema's `$defs`. */
+const METHOD_DEFS: Readonly<Record<string, readonly [string, string | null]>> = {
+  initialize: ['InitializeRequest', 'InitializeResponse'],
+  'session/new': ['NewSessionRequest', 'NewSessionResponse'],
+  'session/load': ['LoadSessionRequest', 'LoadSessionResponse'],
+  'session/list': ['ListSessionsRequest', 'ListSessionsResponse'],
+  'session/set_mode': ['SetSessionModeRequest', 'SetSessionModeResponse'],
+  'session/prompt': ['PromptRequest', 'PromptResponse'],
+  'session/cancel': ['CancelNotification', null],
+  '$/cancel_request': ['CancelRequestNotification', null],
+  'session/update': ['SessionNotification', null],
+  'session/request_permission': ['RequestPermissionRequest', 'RequestPermissionResponse'],
+};
+
+/**
+ * Validates messages against the SDK's published JSON Schema of ACP v1: the envelope against the root schema,
+ * then the params of each request/notification and the result (or error) of each response against the
+ * definition of its method (responses are paired with their request by direction and id). Returns the failures;
+ * a method the table does not know is a failure too (nothing passes unchecked).
+ */
+export function schemaFailures(logs: readonly Pick<WireLog, 'sent' | 'received'>[]): string[] {
   const require = createRequire(import.meta.url);
   const path = require.resolve('@agentclientprotocol/sdk/schema/v1/schema.json');
   const schema = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
-  const validate = ajv.compile(schema);
+  ajv.addSchema({ ...schema, $id: 'acp' });
+  const root = ajv.getSchema('acp');
   const failures: string[] = [];
-  for (const m of messages) {
-    if (!validate(m)) {
-      failures.push(`${JSON.stringify(m).slice(0, 300)} -> ${ajv.errorsText(validate.errors).slice(0, 300)}`);
+  const fail = (m: unknown, why: string) =>
+    failures.push(`${JSON.stringify(m).slice(0, 300)} -> ${why.slice(0, 300)}`);
+  const check = (m: unknown, name: string, value: unknown) => {
+    const v = ajv.getSchema(`acp#/$defs/${name}`);
+    if (!v) throw new Error(`no $defs/${name} in the ACP schema`);
+    if (!v(value)) fail(m, `${name}: ${ajv.errorsText(v.errors)}`);
+  };
+  type Msg = { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown };
+  for (const log of logs) {
+    for (const [mine, theirs] of [
+      [log.sent, log.received],
+      [log.received, log.sent],
+    ] as const) {
+      const asked = new Map<string, string>();
+      for (const m of mine as Msg[]) {
+        if (!root?.(m)) {
+          fail(m, `envelope: ${ajv.errorsText(root?.errors)}`);
+          continue;
+        }
+        if (typeof m.method !== 'string') continue;
+        const defs = METHOD_DEFS[m.method];
+        if (!defs) {
+          fail(m, `method ${m.method} is not in the validation table`);
+          continue;
+        }
+        check(m, defs[0], m.params);
+        if (m.id !== undefined) asked.set(JSON.stringify(m.id), m.method);
+      }
+      for (const m of theirs as Msg[]) {
+        if (typeof m.method === 'string' || m.id === undefined) continue;
+        if (m.error !== undefined) {
+          check(m, 'Error', m.error);
+          continue;
+        }
+        const method = asked.get(JSON.stringify(m.id));
+        const result = method === undefined ? undefined : METHOD_DEFS[method]?.[1];
+        if (result) check(m, result, m.result);
+        else fail(m, 'a response to no known request');
+      }
     }
   }
   return failures;
