@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { type AcpChild, schemaFailures, spawnAcp } from './acp-harness.js';
 
@@ -153,10 +155,11 @@ describe('codeagent acp against hostile clients', () => {
   }, 60_000);
 
   it('exits cleanly when stdin closes mid-turn, killing the running command', async () => {
+    const marker = `sleep 29.${process.pid}${Date.now() % 1000}`;
     const w = await workspace([
       {
         parts: [
-          { type: 'tool-call', toolName: 'Bash', input: { command: 'sleep 30; echo late > late.txt' } },
+          { type: 'tool-call', toolName: 'Bash', input: { command: `${marker}; echo late > late.txt` } },
         ],
       },
       { parts: [{ type: 'text', text: 'never' }] },
@@ -187,5 +190,9 @@ describe('codeagent acp against hostile clients', () => {
     expect(exit).toEqual({ code: 0, signal: null });
     expect(Date.now() - start).toBeLessThan(20_000);
     expect(c.garbage).toEqual([]);
+    // The command's process group went with the session.
+    await new Promise((r) => setTimeout(r, 300));
+    const { stdout } = await promisify(execFile)('ps', ['-eo', 'args']);
+    expect(stdout).not.toContain(marker);
   }, 60_000);
 });
