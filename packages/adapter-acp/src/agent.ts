@@ -171,6 +171,8 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     if (turn === null || turn.controller.signal.aborted || id === undefined) return false;
     const view = s.calls.get(id) ?? { card: 'generic', title: name, kind: 'other', rawInput: input };
     const f = toolCallFields(id, view, mapping(s));
+    // The approval shows the command and its description; the terminal it will run in does not exist yet.
+    const content = f.content.filter((c) => c.type !== 'terminal');
     const grant = scopedGrantFor(name, input, s.cwd);
     const offered: PermissionOption[] = [
       { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
@@ -196,7 +198,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
             title: f.title,
             kind: f.kind,
             status: 'pending',
-            ...(f.content.length > 0 ? { content: f.content } : {}),
+            ...(content.length > 0 ? { content } : {}),
             ...(f.locations.length > 0 ? { locations: f.locations } : {}),
             rawInput: input,
           },

@@ -73,15 +73,23 @@ const WRAPPERS: ReadonlySet<string> = new Set([
 ]);
 /** A subcommand word: `test`, `status`, `run-script`. */
 const SUBCOMMAND = /^[a-z][a-z0-9-]*$/;
-/** Words that may be part of a granted prefix: plain command and subcommand names. */
-const WORD = /^[A-Za-z0-9][A-Za-z0-9._+:@/-]*$/;
+/** A command name: no assignment (`FOO=1 cmd`), no option. */
+const COMMAND = /^[A-Za-z0-9_.][A-Za-z0-9._+/-]*$/;
+/** An argument word: options and `--key=value` included. */
+const ARGUMENT = /^[A-Za-z0-9._+:@%,=/-]+$/;
 
+/**
+ * The words of a simple command, or `null` when the shell would not run exactly these words: chaining,
+ * substitution, redirection (permission-gate's `hasShellMetacharacters`), quotes, escapes, globs, variables,
+ * braces, `~`, `!`, comments, or an assignment in front.
+ */
 function commandWords(command: string): string[] | null {
   if (hasShellMetacharacters(command)) return null;
-  // Quotes, escapes, globs, variables or assignments make the words differ from what the shell runs.
-  if (/["'\\$*?[\]{}~=()!#]/.test(command)) return null;
+  if (/["'\\$*?[\]{}~()!#]/.test(command)) return null;
   const words = command.trim().split(/[ \t]+/);
-  return words.length === 0 || words[0] === '' ? null : words;
+  const [first, ...rest] = words;
+  if (first === undefined || !COMMAND.test(first) || !rest.every((w) => ARGUMENT.test(w))) return null;
+  return words;
 }
 
 /**
@@ -97,7 +105,7 @@ export function scopedGrantFor(name: string, input: unknown, cwd: string): Scope
   if (name === 'Bash') {
     if (typeof args.command !== 'string' || args.run_in_background === true) return null;
     const words = commandWords(args.command);
-    if (words === null || !words.every((w) => WORD.test(w))) return null;
+    if (words === null) return null;
     const [first, second] = words as [string, ...string[]];
     const base = first.split('/').pop() ?? first;
     if (WRAPPERS.has(base) || second === undefined || !SUBCOMMAND.test(second)) {

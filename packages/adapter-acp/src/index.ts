@@ -15,6 +15,7 @@ export {
 } from './agent.js';
 export { describeGrant, grantCovers, type ScopedGrant, ScopedGrants, scopedGrantFor } from './grants.js';
 export {
+  fenced,
   type MappingContext,
   planEntries,
   textBlock,

@@ -36,6 +36,14 @@ function textContent(text: string): ToolCallContent {
   return { type: 'content', content: { type: 'text', text: plainText(text) } };
 }
 
+/** Wraps text in a code fence longer than any backtick run inside it (markdown-safe, as editors render it). */
+export function fenced(text: string): string {
+  let longest = 2;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
+}
+
 function blockContent(block: ContentBlock): ToolCallContent {
   switch (block.type) {
     case 'text':
@@ -153,14 +161,17 @@ export function toolResultNotices(
   const base = { sessionUpdate: 'tool_call_update' as const, toolCallId: callId, status };
   const title = view.title === undefined ? {} : { title: visibleTitle(view.title) };
   switch (view.card) {
-    case 'generic':
-      return [
-        {
-          ...base,
-          ...title,
-          ...(view.content === undefined ? {} : { content: view.content.map(blockContent) }),
-        },
-      ];
+    case 'generic': {
+      // File contents and error text are shown verbatim, in a fence, as claude-agent-acp does: an editor
+      // renders content as markdown, which would reflow code and turn `#` lines into headings.
+      const verbatim = isError || (call?.card === 'generic' && call.kind === 'read');
+      const content = view.content?.map((b) =>
+        verbatim && b.type === 'text' && !b.text.startsWith('```')
+          ? blockContent({ type: 'text', text: fenced(b.text) })
+          : blockContent(b),
+      );
+      return [{ ...base, ...title, ...(content === undefined ? {} : { content }) }];
+    }
     case 'diff':
       return [{ ...base, ...title, content: diffContent(view.diffs, ctx.cwd) }];
     case 'terminal': {
