@@ -74,7 +74,7 @@ const WRAPPERS: ReadonlySet<string> = new Set([
 /** A subcommand word: `test`, `status`, `run-script`. */
 const SUBCOMMAND = /^[a-z][a-z0-9-]*$/;
 /** A command name: no assignment (`FOO=1 cmd`), no option. */
-const COMMAND = /^[A-Za-z0-9_.][A-Za-z0-9._+/-]*$/;
+const COMMAND = /^[A-Za-z0-9_./][A-Za-z0-9._+/-]*$/;
 /** An argument word: options and `--key=value` included. */
 const ARGUMENT = /^[A-Za-z0-9._+:@%,=/-]+$/;
 
