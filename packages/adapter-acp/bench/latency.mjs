@@ -41,9 +41,13 @@ for (let i = 0; i < WARMUP + ROUNDS; i++) {
 }
 
 // Ours: the adapter over stdio in a child process, driven by the SDK's client.
-const child = spawn(process.execPath, [fileURLToPath(new URL('./agent.mjs', import.meta.url)), server.baseURL], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  [fileURLToPath(new URL('./agent.mjs', import.meta.url)), server.baseURL],
+  {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  },
+);
 const overStdio = [];
 let firstChunk = null;
 await acp
@@ -51,19 +55,22 @@ await acp
   .onNotification(acp.methods.client.session.update, ({ params }) => {
     if (params.update.sessionUpdate === 'agent_message_chunk') firstChunk ??= performance.now();
   })
-  .connectWith(
-    acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout)),
-    async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-      for (let i = 0; i < WARMUP + ROUNDS; i++) {
-        const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
-        firstChunk = null;
-        const before = server.firstDeltaAt.length;
-        await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
-        if (i >= WARMUP) overStdio.push(firstChunk - server.firstDeltaAt[before]);
-      }
-    },
-  );
+  .connectWith(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout)), async (ctx) => {
+    await ctx.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: {},
+    });
+    for (let i = 0; i < WARMUP + ROUNDS; i++) {
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+      firstChunk = null;
+      const before = server.firstDeltaAt.length;
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'hi' }],
+      });
+      if (i >= WARMUP) overStdio.push(firstChunk - server.firstDeltaAt[before]);
+    }
+  });
 child.stdin.end();
 await new Promise((resolve) => child.on('exit', resolve));
 await server.close();
@@ -71,7 +78,11 @@ await server.close();
 const ours = stats(overStdio);
 const base = stats(inProcess);
 const f = (x) => `${x.toFixed(2)} ms`;
-console.log(`first agent_message_chunk after the model's first delta, ${ROUNDS} prompts each (median, p10-p90)`);
+console.log(
+  `first agent_message_chunk after the model's first delta, ${ROUNDS} prompts each (median, p10-p90)`,
+);
 console.log(`  ours      adapter-acp over stdio : ${f(ours.median)} (${f(ours.p10)} - ${f(ours.p90)})`);
 console.log(`  baseline  stream() in process    : ${f(base.median)} (${f(base.p10)} - ${f(base.p90)})`);
-console.log(`  overhead ${f(ours.median - base.median)}; ratio ours/baseline ${(ours.median / base.median).toFixed(2)}`);
+console.log(
+  `  overhead ${f(ours.median - base.median)}; ratio ours/baseline ${(ours.median / base.median).toFixed(2)}`,
+);

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Script } from '@codeagent/providers';
+import type { JsonValue, Script } from '@codeagent/providers';
 import { describe, expect, it } from 'vitest';
 import { type Answer, promptOnce, withEditor, workspace } from './helpers.js';
 
@@ -17,7 +17,7 @@ const FILES = {
 interface Case {
   readonly name: string;
   readonly tool: string;
-  readonly input: Record<string, unknown>;
+  readonly input: { readonly [key: string]: JsonValue };
   readonly answers?: Answer[];
   readonly terminal?: boolean;
 }
