@@ -104,6 +104,8 @@ interface LiveSession {
   readonly calls: Map<string, ToolCallView>;
   /** Calls shown as a `plan` (TodoWrite) rather than a tool call. */
   readonly planCalls: Set<string>;
+  /** Resolved once a call's `tool_call` (or plan) was written, so its permission request never overtakes it. */
+  readonly announced: Map<string, { readonly promise: Promise<void>; readonly resolve: () => void }>;
   title: string;
   turn: Turn | null;
 }
@@ -141,6 +143,21 @@ export function usageUpdate(usage: Usage, currency: string): SessionUpdate {
 }
 
 const TITLE_LENGTH = 80;
+/** Longest wait of a permission request for its call's `tool_call` to be written. */
+const ANNOUNCE_WAIT_MS = 2_000;
+
+function announcement(s: LiveSession, id: string): { promise: Promise<void>; resolve: () => void } {
+  let entry = s.announced.get(id);
+  if (!entry) {
+    let resolve: () => void = () => undefined;
+    const promise = new Promise<void>((r) => {
+      resolve = r;
+    });
+    entry = { promise, resolve };
+    s.announced.set(id, entry);
+  }
+  return entry;
+}
 
 /**
  * Creates an ACP agent that serves codeagent sessions: `initialize`, `session/new|load|list|prompt|cancel|
@@ -169,6 +186,23 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     if (s.grants.covers(name, input)) return true;
     const turn = s.turn;
     if (turn === null || turn.controller.signal.aborted || id === undefined) return false;
+    // Updates are written in event order; the gate asks as soon as the loop reaches the call. Wait (boundedly)
+    // until the editor has the call's tool_call and everything before it.
+    await Promise.race([
+      announcement(s, id).promise,
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ANNOUNCE_WAIT_MS);
+        turn.controller.signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
+      }),
+    ]);
+    if (turn.controller.signal.aborted) return false;
     const view = s.calls.get(id) ?? { card: 'generic', title: name, kind: 'other', rawInput: input };
     const f = toolCallFields(id, view, mapping(s));
     // The approval shows the command and its description; the terminal it will run in does not exist yet.
@@ -248,6 +282,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       grants: new ScopedGrants(cwd),
       calls: new Map(),
       planCalls: new Set(),
+      announced: new Map(),
       title: '',
       turn: null,
     };
@@ -379,12 +414,16 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       case 'tool-request': {
         s.calls.set(event.id, event.view);
         const entries = event.name === 'TodoWrite' ? planEntries(event.arguments) : null;
-        if (entries) {
-          s.planCalls.add(event.id);
-          await send(peer, s.id, { sessionUpdate: 'plan', entries });
-          return;
+        try {
+          if (entries) {
+            s.planCalls.add(event.id);
+            await send(peer, s.id, { sessionUpdate: 'plan', entries });
+          } else {
+            await send(peer, s.id, toolCallNotice(event.id, event.view, event.arguments, ctx));
+          }
+        } finally {
+          announcement(s, event.id).resolve();
         }
-        await send(peer, s.id, toolCallNotice(event.id, event.view, event.arguments, ctx));
         return;
       }
       case 'tool-result': {
@@ -475,6 +514,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       s.turn = null;
       s.calls.clear();
       s.planCalls.clear();
+      s.announced.clear();
       await save(s);
     }
     if (controller.signal.aborted) return { stopReason: 'cancelled' };

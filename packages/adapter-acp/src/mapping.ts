@@ -159,7 +159,15 @@ export function toolResultNotices(
 ): ToolCallUpdateNotice[] {
   const status: ToolCallStatus = isError ? 'failed' : 'completed';
   const base = { sessionUpdate: 'tool_call_update' as const, toolCallId: callId, status };
-  const title = view.title === undefined ? {} : { title: visibleTitle(view.title) };
+  // An update's title replaces the call's: keep what was called and add what came back ("Glob *.ts · 1 file").
+  const title =
+    view.title === undefined
+      ? {}
+      : {
+          title: visibleTitle(
+            call && call.title !== view.title ? `${call.title} · ${view.title}` : view.title,
+          ),
+        };
   switch (view.card) {
     case 'generic': {
       // File contents and error text are shown verbatim, in a fence, as claude-agent-acp does: an editor

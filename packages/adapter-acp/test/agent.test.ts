@@ -125,6 +125,61 @@ describe('permission round trips', () => {
   });
 });
 
+describe('wire order', () => {
+  it('a permission request never overtakes its tool_call or the text before it', async () => {
+    const cwd = await workspace();
+    const script: Script = [
+      {
+        parts: [
+          { type: 'text', text: 'I will write two files now, one after the other, as asked.' },
+          {
+            type: 'tool-call',
+            toolName: 'Write',
+            input: { file_path: 'a.txt', content: 'a' },
+            toolCallId: 'w1',
+          },
+          {
+            type: 'tool-call',
+            toolName: 'Write',
+            input: { file_path: 'b.txt', content: 'b' },
+            toolCallId: 'w2',
+          },
+        ],
+        chunkSize: 3,
+      },
+      done,
+    ];
+    await withEditor({ cwd, script, answers: ['allow_once', 'allow_once'] }, async (ctx, run) => {
+      await promptOnce(ctx, cwd, 'go');
+      const wire = run.lines.map((l) => JSON.parse(l) as { method?: string; params?: Record<string, never> });
+      const index = (pred: (m: (typeof wire)[number]) => boolean) => wire.findIndex(pred);
+      const lastText = wire.findLastIndex(
+        (m, i) =>
+          i < index((x) => x.method === 'session/request_permission') &&
+          (m.params as { update?: { sessionUpdate?: string } } | undefined)?.update?.sessionUpdate ===
+            'agent_message_chunk',
+      );
+      for (const id of ['w1', 'w2']) {
+        const call = index(
+          (m) =>
+            (m.params as { update?: { sessionUpdate?: string; toolCallId?: string } } | undefined)?.update
+              ?.toolCallId === id,
+        );
+        const ask = index(
+          (m) =>
+            m.method === 'session/request_permission' &&
+            (m.params as { toolCall?: { toolCallId?: string } }).toolCall?.toolCallId === id,
+        );
+        expect(call).toBeGreaterThanOrEqual(0);
+        expect(ask).toBeGreaterThan(call);
+        expect(ask).toBeGreaterThan(lastText);
+      }
+      const text = run.updates.filter((u) => u.update.sessionUpdate === 'agent_message_chunk');
+      expect(text.length).toBeGreaterThan(5);
+    });
+  });
+});
+
 describe('sessions and turns', () => {
   it('reports usage, refuses a second prompt while one runs, and answers unknown sessions with errors', async () => {
     const cwd = await workspace();

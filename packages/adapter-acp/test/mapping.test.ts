@@ -95,7 +95,7 @@ describe('result views -> tool_call_update', () => {
         sessionUpdate: 'tool_call_update',
         toolCallId: 'c',
         status: 'completed',
-        title: '2 files',
+        title: 'x · 2 files',
         content: [{ type: 'content', content: { type: 'text', text: 'a\nb' } }],
       },
     ]);
