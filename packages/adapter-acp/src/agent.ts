@@ -162,7 +162,7 @@ function announcement(s: LiveSession, id: string): { promise: Promise<void>; res
 /**
  * Creates an ACP agent that serves codeagent sessions: `initialize`, `session/new|load|list|prompt|cancel|
  * set_mode`, updates per CONTRACTS.md §2 "ACP mapping", and `session/request_permission` round trips for the
- * permission gate's asks.
+ * permission gate's asks. Connect it to one editor: the client capabilities of the last `initialize` apply.
  */
 export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
   const store = options.store ?? createMemorySessionStore();

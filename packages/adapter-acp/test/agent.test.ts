@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Script } from '@codeagent/providers';
 import { describe, expect, it } from 'vitest';
-import { acpStopReason, createMemorySessionStore, sessionModeState, usageUpdate } from '../src/index.js';
+import {
+  acpStopReason,
+  createAcpAgent,
+  createMemorySessionStore,
+  sessionModeState,
+  usageUpdate,
+} from '../src/index.js';
 import { promptOnce, withEditor, workspace } from './helpers.js';
 
 const write = (file: string, content = 'x\n', toolCallId?: string) => ({
@@ -276,6 +282,83 @@ describe('sessions and turns', () => {
         ctx.request(acp.methods.agent.session.new, { cwd: 'relative', mcpServers: [] }),
       ).rejects.toMatchObject({ code: -32602 });
     });
+  });
+});
+
+describe('a saved session cannot widen what the session may do', () => {
+  it('mode and cwd come from the host and the request, never from the file', async () => {
+    const cwd = await workspace();
+    const store = createMemorySessionStore();
+    let id = '';
+    await withEditor({ cwd, script: [done], agent: { store } }, async (ctx) => {
+      id = (await promptOnce(ctx, cwd, 'hello')).sessionId;
+    });
+    // Tamper with the saved file: bypass mode and a root working directory.
+    const saved = (await store.load(id)) as Record<string, unknown>;
+    await store.save(id, { ...saved, permissionMode: 'bypass', cwd: '/' }, { title: 'x', cwd });
+    await withEditor(
+      { cwd, script: [write('owned.txt'), done], answers: ['reject_once'], agent: { store } },
+      async (ctx, run) => {
+        const loaded = await ctx.request(acp.methods.agent.session.load, {
+          sessionId: id,
+          cwd,
+          mcpServers: [],
+        });
+        expect(loaded.modes?.currentModeId).toBe('default');
+        await ctx.request(acp.methods.agent.session.prompt, {
+          sessionId: id,
+          prompt: [{ type: 'text', text: 'write' }],
+        });
+        // Still asked (default mode), and the path resolved against the request's cwd.
+        expect(run.permissions.map((p) => p.toolCall.locations)).toEqual([
+          [{ path: join(cwd, 'owned.txt') }],
+        ]);
+      },
+    );
+    expect(existsSync(join(cwd, 'owned.txt'))).toBe(false);
+    expect(existsSync('/owned.txt')).toBe(false);
+  });
+
+  it('an approval title shows an escape-laden command visibly, and exactly that command runs', async () => {
+    const cwd = await workspace();
+    const command = "printf 'ok\\n' > out.txt # \u001b[8mhidden\u001b[0m \u202e";
+    const script: Script = [{ parts: [{ type: 'tool-call', toolName: 'Bash', input: { command } }] }, done];
+    await withEditor({ cwd, script, answers: ['allow_once'] }, async (ctx, run) => {
+      await promptOnce(ctx, cwd, 'go');
+      const ask = run.permissions[0];
+      expect(ask?.toolCall.rawInput).toEqual({ command });
+      expect(ask?.toolCall.title).toBe("printf 'ok\\n' > out.txt # \\u{1b}[8mhidden\\u{1b}[0m \\u{202e}");
+      expect(ask?.toolCall.title).not.toMatch(/[\u001b\u202e]/);
+    });
+    expect(await readFile(join(cwd, 'out.txt'), 'utf8')).toBe('ok\n');
+  });
+});
+
+describe('initialize', () => {
+  it('negotiates protocol v1 whatever the client asks, and advertises what is supported', async () => {
+    const agent = createAcpAgent({
+      createSession: () => {
+        throw new Error('not used');
+      },
+    });
+    try {
+      for (const asked of [1, 2, 99, 0]) {
+        const init = await acp
+          .client({ name: 'x' })
+          .connectWith(agent.app, (ctx) =>
+            ctx.request(acp.methods.agent.initialize, { protocolVersion: asked, clientCapabilities: {} }),
+          );
+        expect(init.protocolVersion).toBe(1);
+        expect(init.agentCapabilities).toEqual({
+          loadSession: true,
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: false, sse: false },
+          sessionCapabilities: { list: {} },
+        });
+      }
+    } finally {
+      await agent.dispose();
+    }
   });
 });
 
