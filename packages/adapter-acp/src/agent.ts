@@ -146,6 +146,20 @@ const TITLE_LENGTH = 80;
 /** Longest wait of a permission request for its call's `tool_call` to be written. */
 const ANNOUNCE_WAIT_MS = 2_000;
 
+/** Resolves when the call was announced, the turn aborted, or after {@link ANNOUNCE_WAIT_MS}. */
+function announced(s: LiveSession, id: string, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ANNOUNCE_WAIT_MS);
+    signal.addEventListener('abort', done, { once: true });
+    void announcement(s, id).promise.then(done);
+  });
+}
+
 function announcement(s: LiveSession, id: string): { promise: Promise<void>; resolve: () => void } {
   let entry = s.announced.get(id);
   if (!entry) {
@@ -188,20 +202,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     if (turn === null || turn.controller.signal.aborted || id === undefined) return false;
     // Updates are written in event order; the gate asks as soon as the loop reaches the call. Wait (boundedly)
     // until the editor has the call's tool_call and everything before it.
-    await Promise.race([
-      announcement(s, id).promise,
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ANNOUNCE_WAIT_MS);
-        turn.controller.signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
-      }),
-    ]);
+    await announced(s, id, turn.controller.signal);
     if (turn.controller.signal.aborted) return false;
     const view = s.calls.get(id) ?? { card: 'generic', title: name, kind: 'other', rawInput: input };
     const f = toolCallFields(id, view, mapping(s));
