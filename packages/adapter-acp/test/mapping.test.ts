@@ -207,6 +207,18 @@ describe('plan entries from TodoWrite', () => {
       { content: 'a', status: 'in_progress', priority: 'medium' },
     ]);
     expect(planEntries({ todos: [] })).toEqual([]);
+    fc.assert(
+      fc.property(fc.anything(), (x) => {
+        const entries = planEntries(x);
+        if (entries === null) return;
+        for (const e of entries) {
+          expect(['pending', 'in_progress', 'completed']).toContain(e.status);
+          expect(e.content.includes('\u001b')).toBe(false);
+        }
+      }),
+    );
+    const deep = JSON.parse(`${'{"todos":['.repeat(1)}${'['.repeat(5000)}${']'.repeat(5000)}]}`) as unknown;
+    expect(planEntries(deep)).toBeNull();
     for (const bad of [
       null,
       1,

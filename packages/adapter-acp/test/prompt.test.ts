@@ -35,6 +35,42 @@ describe('ACP prompt -> agent-core input', () => {
     expect(() => promptToInput([{ type: 'audio', data: 'AA', mimeType: 'audio/wav' }])).toThrow(/audio/);
   });
 
+  it('property: any block list either converts or fails with PromptContentError, never anything else', () => {
+    const block = fc.oneof(
+      fc.record({ type: fc.constant('text' as const), text: fc.string({ unit: 'binary' }) }),
+      fc.record({
+        type: fc.constant('image' as const),
+        data: fc.base64String(),
+        mimeType: fc.constantFrom('image/png', 'image/gif'),
+      }),
+      fc.record({ type: fc.constant('resource_link' as const), name: fc.string(), uri: fc.webUrl() }),
+      fc.record({
+        type: fc.constant('resource' as const),
+        resource: fc.record({ uri: fc.string(), text: fc.string({ unit: 'binary' }) }),
+      }),
+      fc.record({
+        type: fc.constant('audio' as const),
+        data: fc.base64String(),
+        mimeType: fc.constant('audio/wav'),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(block, { maxLength: 6 }), (blocks) => {
+        try {
+          const parts = promptToInput(blocks);
+          expect(parts.length).toBeGreaterThan(0);
+        } catch (error) {
+          expect(error).toBeInstanceOf(PromptContentError);
+        }
+      }),
+    );
+  });
+
+  it('converts a huge prompt in one piece', () => {
+    const text = 'x'.repeat(10_000_000);
+    expect(promptToInput([{ type: 'text', text }])).toEqual([{ type: 'text', text }]);
+  });
+
   it('property: text blocks are joined in order, never dropped', () => {
     fc.assert(
       fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 8 }), (texts) => {
