@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -139,6 +139,41 @@ async function acpx(policy: '--approve-all' | '--deny-all', format: 'json' | 'te
 }
 
 describe('acpx (a headless ACP client nobody here wrote) drives codeagent acp', () => {
+  it('persistent sessions: `sessions new`, then `--approve-all "<prompt>"` in later processes resume that session', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'codeagent-acpx-'));
+    const work = join(root, 'work');
+    const data = join(root, 'data');
+    await mkdir(work);
+    const agent = `${process.execPath} ${BIN} acp --data-dir ${data}`;
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: root,
+      CODEAGENT_PROVIDER: 'openai-compatible',
+      CODEAGENT_BASE_URL: model.baseURL,
+      CODEAGENT_MODEL: 'loopback',
+    };
+    const acpxRun = (args: string[]) =>
+      run(NODE22, [ACPX, '--ttl', '1', '--agent', agent, '--cwd', work, ...args], {
+        cwd: work,
+        env,
+        timeout: 90_000,
+      });
+    const created = await acpxRun(['sessions', 'new']);
+    const sessionId = created.stdout.trim().split('\n').at(-1) ?? '';
+    expect(sessionId).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const prompted = await acpxRun(['--approve-all', 'Write hello.txt please']);
+    expect(prompted.stdout).toContain('Tool said: Created hello.txt');
+    expect(await readFile(join(work, 'hello.txt'), 'utf8')).toBe('hello from acpx\n');
+    // The turn landed in the session acpx created (saved at session/new, loaded by the later process).
+    expect(await readdir(join(data, 'sessions'))).toEqual([`${sessionId}.json`]);
+    const saved = await readFile(join(data, 'sessions', `${sessionId}.json`), 'utf8');
+    expect(saved).toContain('Write hello.txt please');
+    // acpx's queue owner lets the agent go once idle: no codeagent process is left behind.
+    await new Promise((r) => setTimeout(r, 2_500));
+    const { stdout } = await run('ps', ['-eo', 'args']);
+    expect(stdout).not.toContain(data);
+  }, 120_000);
+
   it('--approve-all --format json: the write is approved and runs', async () => {
     const r = await acpx('--approve-all', 'json');
     expect(r.code, r.stderr).toBe(0);

@@ -550,6 +550,8 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
         log(`session/new: ${params.mcpServers.length} MCP server(s) ignored (no MCP adapter in this build)`);
       }
       const s = await openSession(newId(), cwd, undefined);
+      // Saved at once, so an editor can load a session it created before its first prompt.
+      await save(s);
       setTimeout(() => void availableCommands(client, s), 0);
       return { sessionId: s.id, modes: sessionModeState(s.handle.client.permissionMode) };
     })
