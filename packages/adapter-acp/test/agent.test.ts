@@ -285,6 +285,26 @@ describe('sessions and turns', () => {
   });
 });
 
+describe('a session created but never prompted', () => {
+  it('can be loaded by a later process (saved at session/new)', async () => {
+    const cwd = await workspace();
+    const store = createMemorySessionStore();
+    let id = '';
+    await withEditor({ cwd, script: [], agent: { store } }, async (ctx) => {
+      id = (await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] })).sessionId;
+    });
+    await withEditor({ cwd, script: [done], agent: { store } }, async (ctx, run) => {
+      await ctx.request(acp.methods.agent.session.load, { sessionId: id, cwd, mcpServers: [] });
+      expect(run.updates).toEqual([]);
+      const { stopReason } = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: id,
+        prompt: [{ type: 'text', text: 'hi' }],
+      });
+      expect(stopReason).toBe('end_turn');
+    });
+  });
+});
+
 describe('a saved session cannot widen what the session may do', () => {
   it('mode and cwd come from the host and the request, never from the file', async () => {
     const cwd = await workspace();
