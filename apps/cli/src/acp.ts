@@ -55,31 +55,45 @@ export async function runAcp(
   log(`model ${chosen.resolved.modelId} (${chosen.resolved.provider}), mode ${options.mode}`);
   if (chosen.note) log(chosen.note);
   const store = new SessionStore(resolveDataDir(options.dataDir, proc.env));
-  await serveAcp(
-    {
-      agentInfo: { name: 'codeagent', title: 'codeagent', version },
-      mode: options.mode,
-      store: cliSessionStore(store),
-      newSessionId: () => store.newId(),
-      log,
-      createSession: async ({ cwd, saved }) => {
-        const rules = await readRules(cwd);
-        const toolkit = createBuiltinToolkit({ cwd });
-        const clientOptions = {
-          model: chosen.resolved.model,
-          cwd,
-          tools: toolkit.tools,
-          contextWindow: chosen.resolved.contextWindow,
-          maxOutputTokens: chosen.resolved.maxOutputTokens,
-          skills: {},
-        };
-        const client = saved === undefined ? createClient(clientOptions) : loadSession(saved, clientOptions);
-        installPermissionGate(client, { cwd, ...(rules ? { rules } : {}) });
-        return { client, dispose: () => toolkit.dispose() };
+  // An editor stopping its agent sends SIGTERM: end like a closed stdin, so running commands are killed.
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(`${signal}: shutting down`);
+    stop.abort();
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  try {
+    await serveAcp(
+      {
+        agentInfo: { name: 'codeagent', title: 'codeagent', version },
+        mode: options.mode,
+        store: cliSessionStore(store),
+        newSessionId: () => store.newId(),
+        log,
+        createSession: async ({ cwd, saved }) => {
+          const rules = await readRules(cwd);
+          const toolkit = createBuiltinToolkit({ cwd });
+          const clientOptions = {
+            model: chosen.resolved.model,
+            cwd,
+            tools: toolkit.tools,
+            contextWindow: chosen.resolved.contextWindow,
+            maxOutputTokens: chosen.resolved.maxOutputTokens,
+            skills: {},
+          };
+          const client =
+            saved === undefined ? createClient(clientOptions) : loadSession(saved, clientOptions);
+          installPermissionGate(client, { cwd, ...(rules ? { rules } : {}) });
+          return { client, dispose: () => toolkit.dispose() };
+        },
       },
-    },
-    { input: proc.stdin, output: proc.stdout },
-  );
-  log('stdin closed; exiting');
+      { input: proc.stdin, output: proc.stdout, signal: stop.signal },
+    );
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
+  log(stop.signal.aborted ? 'stopped' : 'stdin closed; exiting');
   return 0;
 }

@@ -10,11 +10,14 @@ export interface AcpStdio {
   readonly output: NodeJS.WritableStream;
   /** Largest accepted message in bytes; default the SDK's. */
   readonly maxMessageBytes?: number;
+  /** Aborting it closes the connection as if the editor had closed stdin (e.g. on SIGTERM). */
+  readonly signal?: AbortSignal;
 }
 
 /**
  * Serves codeagent sessions as an ACP agent over newline-delimited JSON (stdio). Resolves when the editor
- * closes the input (or the connection fails), after aborting running turns and disposing every session.
+ * closes the input, `signal` aborts or the connection fails, after aborting running turns and disposing every
+ * session.
  */
 export async function serveAcp(options: AcpAgentOptions, stdio: AcpStdio): Promise<void> {
   const agent = createAcpAgent(options);
@@ -26,11 +29,15 @@ export async function serveAcp(options: AcpAgentOptions, stdio: AcpStdio): Promi
     stdio.maxMessageBytes === undefined ? {} : { maxMessageBytes: stdio.maxMessageBytes },
   );
   const connection = agent.app.connect(stream);
+  const stop = () => connection.close();
+  if (stdio.signal?.aborted) stop();
+  stdio.signal?.addEventListener('abort', stop, { once: true });
   try {
     await connection.closed;
   } catch (error) {
     options.log?.(`connection closed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
+    stdio.signal?.removeEventListener('abort', stop);
     await agent.dispose();
   }
 }
