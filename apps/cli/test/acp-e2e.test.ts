@@ -318,7 +318,7 @@ describe.each([
       const listed = await ctx.request(acp.methods.agent.session.list, { cwd: s.work });
       expect(listed.sessions.map((x) => x.sessionId)).toContain(sessionId);
       expect(listed.sessions.find((x) => x.sessionId === sessionId)?.title).toBe(
-        'Tidy the workspace. [@a.txt](file://' + join(s.work, 'a.txt') + ')'.slice(0, 80),
+        `Tidy the workspace. [@a.txt](file://${join(s.work, 'a.txt')})`.slice(0, 80),
       );
       const loaded = await ctx.request(acp.methods.agent.session.load, {
         sessionId,
