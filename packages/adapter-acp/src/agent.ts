@@ -483,19 +483,27 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       if (error instanceof PromptContentError) throw RequestError.invalidParams(undefined, error.message);
       throw error;
     }
-    if (s.title === '') {
+    // The session is busy from here on, before anything is awaited: a second prompt is refused, never run.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    s.turn = { controller, peer };
+    const titled = s.title === '';
+    if (titled) {
       const first = input.find((p) => p.type === 'text');
       s.title = first
         ? plainText(first.text).replace(/\s+/g, ' ').trim().slice(0, TITLE_LENGTH)
         : 'image prompt';
     }
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    s.turn = { controller, peer };
     let stopReason: StopReason = 'error';
     let failure = '';
     try {
+      // Editors show the title in their session lists.
+      if (titled) {
+        await send(peer, s.id, { sessionUpdate: 'session_info_update', title: s.title }).catch(
+          () => undefined,
+        );
+      }
       for await (const event of streamEvents(s.handle.client, input, { signal: controller.signal })) {
         if (event.type === 'end') {
           stopReason = event.result.stopReason;

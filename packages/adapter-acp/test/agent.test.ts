@@ -200,6 +200,9 @@ describe('sessions and turns', () => {
         ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'b' }] }),
       ).rejects.toThrow(/already running/);
       expect((await first).stopReason).toBe('end_turn');
+      expect(
+        run.updates.filter((u) => u.update.sessionUpdate === 'session_info_update').map((u) => u.update),
+      ).toEqual([{ sessionUpdate: 'session_info_update', title: 'a' }]);
       const usage = run.updates.find((u) => u.update.sessionUpdate === 'usage_update')?.update;
       expect(usage).toMatchObject({
         sessionUpdate: 'usage_update',
