@@ -1,4 +1,5 @@
 import { type AcpSessionStore, serveAcp } from '@codeagent/adapter-acp';
+import { attachMcpServers } from '@codeagent/adapter-mcp';
 import { createClient, loadSession } from '@codeagent/agent-core';
 import { installPermissionGate, type PermissionRules } from '@codeagent/permission-gate';
 import { createBuiltinToolkit } from '@codeagent/tools';
@@ -71,7 +72,9 @@ export async function runAcp(
         store: cliSessionStore(store),
         newSessionId: () => store.newId(),
         log,
-        createSession: async ({ cwd, saved }) => {
+        // MCP servers from the editor's session/new and session/load (stdio and Streamable HTTP).
+        mcp: { http: true },
+        createSession: async ({ cwd, saved, mcpServers }) => {
           const rules = await readRules(cwd);
           const toolkit = createBuiltinToolkit({ cwd });
           const clientOptions = {
@@ -85,7 +88,16 @@ export async function runAcp(
           const client =
             saved === undefined ? createClient(clientOptions) : loadSession(saved, clientOptions);
           installPermissionGate(client, { cwd, ...(rules ? { rules } : {}) });
-          return { client, dispose: () => toolkit.dispose() };
+          // Their tools are exec (the editor is asked) unless rules say otherwise; a failing server is logged.
+          const mcp = await attachMcpServers(client, mcpServers);
+          for (const f of mcp.failures) log(`MCP server ${f.server}: ${f.reason}`);
+          return {
+            client,
+            dispose: async () => {
+              await mcp.close();
+              await toolkit.dispose();
+            },
+          };
         },
       },
       { input: proc.stdin, output: proc.stdout, signal: stop.signal },

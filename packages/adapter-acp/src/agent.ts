@@ -5,6 +5,7 @@ import {
   agent as acpAgent,
   type ClientCapabilities,
   type InitializeResponse,
+  type McpServer,
   methods,
   PROTOCOL_VERSION,
   type PermissionOption,
@@ -33,6 +34,7 @@ import {
   toolCallNotice,
   toolResultNotices,
 } from './mapping.js';
+import { type AcpMcpServerConfig, mcpServersFromAcp } from './mcp.js';
 import { sessionModeState, toPermissionMode } from './modes.js';
 import { PromptContentError, promptToInput } from './prompt.js';
 import { type AcpSessionStore, createMemorySessionStore } from './store.js';
@@ -48,6 +50,11 @@ export interface AcpSessionInit {
   readonly mode: PermissionMode;
   /** For `session/load`: the saved `client.save()` JSON to restore with `loadSession(saved, {cwd, ...})`. */
   readonly saved?: unknown;
+  /**
+   * MCP servers from the editor's request (only with the `mcp` option; else always empty), ready for
+   * `@codeagent/adapter-mcp`'s `attachMcpServers(client, mcpServers)`.
+   */
+  readonly mcpServers: Readonly<Record<string, AcpMcpServerConfig>>;
 }
 
 /** A session's client, made by the host, and how to release what it holds (background jobs...). */
@@ -79,6 +86,12 @@ export interface AcpAgentOptions {
   readonly currency?: string;
   /** Diagnostics (the CLI writes them to stderr; never to the protocol stream). */
   readonly log?: (message: string) => void;
+  /**
+   * The host attaches MCP servers from the request (`session/new`, `session/load`): they reach `createSession` as
+   * `mcpServers`, and `initialize` advertises `mcpCapabilities {http}`. Without it, requested servers are ignored
+   * (and logged), and none are advertised.
+   */
+  readonly mcp?: { readonly http: boolean };
 }
 
 /** An ACP agent serving codeagent sessions: the SDK app plus the adapter's own state. */
@@ -267,13 +280,30 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     }
   }
 
-  async function openSession(sessionId: string, cwd: string, saved: unknown): Promise<LiveSession> {
+  function mcpServersOf(list: readonly McpServer[]): Readonly<Record<string, AcpMcpServerConfig>> {
+    if (list.length === 0) return {};
+    if (!options.mcp) {
+      log(`${list.length} MCP server(s) in the request ignored: this host does not attach MCP servers`);
+      return {};
+    }
+    const { servers, skipped } = mcpServersFromAcp(list, options.mcp);
+    for (const line of skipped) log(line);
+    return servers;
+  }
+
+  async function openSession(
+    sessionId: string,
+    cwd: string,
+    saved: unknown,
+    mcp: readonly McpServer[],
+  ): Promise<LiveSession> {
     const previous = sessions.get(sessionId);
     if (previous) await closeSession(previous);
     const handle = await options.createSession({
       sessionId,
       cwd,
       mode: defaultMode,
+      mcpServers: mcpServersOf(mcp),
       ...(saved === undefined ? {} : { saved }),
     });
     const s: LiveSession = {
@@ -541,7 +571,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
+          mcpCapabilities: { http: options.mcp?.http === true, sse: false },
           sessionCapabilities: { list: {} },
         },
         agentInfo: {
@@ -554,10 +584,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     })
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       const cwd = requireCwd(params.cwd);
-      if (params.mcpServers.length > 0) {
-        log(`session/new: ${params.mcpServers.length} MCP server(s) ignored (no MCP adapter in this build)`);
-      }
-      const s = await openSession(newId(), cwd, undefined);
+      const s = await openSession(newId(), cwd, undefined, params.mcpServers);
       // Saved at once, so an editor can load a session it created before its first prompt.
       await save(s);
       setTimeout(() => void availableCommands(client, s), 0);
@@ -573,7 +600,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       }
       let s: LiveSession;
       try {
-        s = await openSession(params.sessionId, cwd, saved);
+        s = await openSession(params.sessionId, cwd, saved, params.mcpServers);
       } catch (error) {
         throw RequestError.invalidParams(
           { sessionId: params.sessionId },

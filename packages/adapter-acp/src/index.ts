@@ -26,6 +26,7 @@ export {
   toolCallNotice,
   toolResultNotices,
 } from './mapping.js';
+export { type AcpMcpServerConfig, type AcpMcpServers, mcpServersFromAcp } from './mcp.js';
 export { ACP_SESSION_MODES, sessionModeState, toPermissionMode } from './modes.js';
 export { PromptContentError, promptToInput } from './prompt.js';
 export { type AcpStdio, serveAcp } from './serve.js';

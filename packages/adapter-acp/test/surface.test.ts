@@ -13,6 +13,7 @@ describe('public surface', () => {
       'describeGrant',
       'fenced',
       'grantCovers',
+      'mcpServersFromAcp',
       'plainText',
       'planEntries',
       'promptToInput',
