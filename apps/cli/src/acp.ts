@@ -16,13 +16,19 @@ export interface AcpProcess {
   stderr: NodeJS.WritableStream;
 }
 
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
 /** The CLI's session folder as the adapter's store: ACP sessions resume with `--resume` too, and back. */
 function cliSessionStore(store: SessionStore): AcpSessionStore {
   return {
     save: async (id, session, info) => {
       await store.save(id, session, info.title);
     },
-    load: async (id) => (await store.load(id)).session,
+    // An ACP session id is a name in the sessions folder, never a path (the CLI's --resume also takes paths).
+    load: async (id) => {
+      if (!SESSION_ID.test(id) || id.endsWith('.json')) throw new Error(`invalid session id "${id}"`);
+      return (await store.load(id)).session;
+    },
     list: async () => {
       const out = [];
       for (const entry of await store.list()) {

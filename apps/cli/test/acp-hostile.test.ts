@@ -101,6 +101,24 @@ describe('codeagent acp against hostile clients', () => {
       params: { sessionId: 'nope', modeId: 'bypass' },
     });
     expect((await c.reply(7)).error).toMatchObject({ code: -32002 });
+    // A session id is never a path: no file outside the sessions folder is read as a session.
+    await writeFile(
+      join(w.root, 'planted.json'),
+      JSON.stringify({ session: { format: 'codeagent.session' } }),
+    );
+    for (const [i, sessionId] of [
+      join(w.root, 'planted.json'),
+      '../planted',
+      '../../planted.json',
+    ].entries()) {
+      await c.send({
+        jsonrpc: '2.0',
+        id: 20 + i,
+        method: 'session/load',
+        params: { sessionId, cwd: w.work, mcpServers: [] },
+      });
+      expect((await c.reply(20 + i)).error).toMatchObject({ code: -32002 });
+    }
     // Still serving: a real session and prompt work after all of that.
     await c.send({ jsonrpc: '2.0', id: 8, method: 'session/new', params: { cwd: w.work, mcpServers: [] } });
     const created = (await c.reply(8)).result as { sessionId: string };
