@@ -78,6 +78,9 @@ describe('codeagent acp against hostile clients', () => {
     await c.write('\u001b]0;pwned\u0007\n');
     await c.send({ jsonrpc: '2.0', id: 3, method: 'no/such_method', params: {} });
     expect((await c.reply(3)).error).toMatchObject({ code: -32601 });
+    // Each garbage line got its JSON-RPC error (id null): three parse errors and a refused batch.
+    const garbageErrors = c.lines.filter((l) => l.id === null).map((l) => (l.error as { code: number }).code);
+    expect(garbageErrors.sort((a, b) => a - b)).toEqual([-32700, -32700, -32700, -32600]);
     await c.send({
       jsonrpc: '2.0',
       id: 4,
