@@ -1,6 +1,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runAcp } from './acp.js';
 import { clean } from './clean.js';
 import { parsePermissionConfig, type PermissionMode, type PermissionRules } from '@codeagent/permission-gate';
 import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
@@ -51,10 +52,12 @@ export async function runCli(proc: CliProcess): Promise<number> {
     return 0;
   }
   if (options.command === 'acp') {
-    proc.stderr.write(
-      'codeagent: `acp` needs @codeagent/adapter-acp, which this build does not include yet\n',
-    );
-    return 2;
+    try {
+      return await runAcp(options, proc, readProjectRules, VERSION);
+    } catch (error) {
+      proc.stderr.write(`codeagent: ${clean(error instanceof Error ? error.message : String(error))}\n`);
+      return 1;
+    }
   }
   const color =
     !options.noColor &&
