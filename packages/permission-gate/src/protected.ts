@@ -1,0 +1,119 @@
+import { type ConfigIssue, describeValue } from './errors.js';
+import { compileGlob, type GlobMatcher, GlobSyntaxError } from './glob.js';
+import { type NormalisedPath, normalisePath } from './paths.js';
+
+/**
+ * The agent's own configuration, protected by default: settings, skills, MCP config and git internals at any
+ * depth under the working directory. Each entry also covers everything under it. Matching ignores case.
+ */
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
+  '**/.codeagent',
+  '**/.claude',
+  '**/.agents',
+  '**/.gemini',
+  '**/.codex',
+  '**/.btw',
+  '**/.mcp.json',
+  '**/.git',
+  '**/.gitmodules',
+]);
+
+/** Why a path counts as protected. */
+export interface ProtectedMatch {
+  /** The protected-path entry that matched, or `(unresolvable)` for a path the gate cannot place. */
+  readonly entry: string;
+}
+
+interface CompiledEntry {
+  readonly entry: string;
+  readonly matchers: readonly GlobMatcher[];
+}
+
+/** Compiled protected-path entries (defaults plus the host's own), matched case-insensitively. */
+export class ProtectedPaths {
+  private readonly entries: readonly CompiledEntry[];
+  private readonly hasAbsolute: boolean;
+
+  /** Compiles the defaults and `extra`; problems go to `issues` under `protectedPaths[i]`. */
+  constructor(extra: unknown, issues: ConfigIssue[]) {
+    const all: CompiledEntry[] = DEFAULT_PROTECTED_PATHS.map((e) => compileEntry(e));
+    if (extra !== undefined) {
+      if (!Array.isArray(extra)) {
+        issues.push({
+          path: 'protectedPaths',
+          message: `expected an array of paths or globs, got ${describeValue(extra)}`,
+        });
+      } else {
+        extra.forEach((raw: unknown, i: number) => {
+          if (typeof raw !== 'string' || raw.trim() === '' || raw.includes('\u0000')) {
+            issues.push({
+              path: `protectedPaths[${i}]`,
+              message: `expected a non-empty path or glob, got ${describeValue(raw)}`,
+            });
+            return;
+          }
+          try {
+            all.push(compileEntry(raw.trim()));
+          } catch (e) {
+            if (!(e instanceof GlobSyntaxError)) throw e;
+            issues.push({ path: `protectedPaths[${i}]`, message: e.message });
+          }
+        });
+      }
+    }
+    this.entries = all;
+    this.hasAbsolute = all.some((e) => normalisePath(e.entry).absolute);
+  }
+
+  /** The entries in force, defaults first. */
+  list(): readonly string[] {
+    return this.entries.map((e) => e.entry);
+  }
+
+  /**
+   * The entry protecting `raw` (a path argument as the model wrote it), or `undefined`. A path the gate cannot
+   * place (a NUL byte, a relative path climbing out of an unknown working directory) counts as protected.
+   */
+  match(raw: string, cwd: NormalisedPath | undefined): ProtectedMatch | undefined {
+    if (raw.includes('\u0000')) return { entry: '(unresolvable)' };
+    const forms = pathForms(raw, cwd);
+    // Without a cwd, `../x` can only be placed against the relative (`**/`) entries; absolute ones need a cwd.
+    if (forms === undefined && this.hasAbsolute) return { entry: '(unresolvable)' };
+    if (forms === undefined) return this.matchForms([normalisePath(raw).path.toLowerCase()]);
+    return this.matchForms(forms);
+  }
+
+  private matchForms(forms: readonly string[]): ProtectedMatch | undefined {
+    for (const e of this.entries) {
+      if (e.matchers.some((m) => forms.some((f) => m.test(f)))) return { entry: e.entry };
+    }
+    return undefined;
+  }
+}
+
+function compileEntry(entry: string): CompiledEntry {
+  const base = normalisePath(entry).path.toLowerCase();
+  const trimmed = base.endsWith('/**') ? base.slice(0, -3) : base;
+  const matchers = [
+    compileGlob(trimmed, 'path'),
+    compileGlob(`${trimmed === '/' ? '' : trimmed}/**`, 'path'),
+  ];
+  return { entry, matchers };
+}
+
+/** Lower-cased, normalised forms of a path: as written, cwd-relative and absolute. */
+function pathForms(raw: string, cwd: NormalisedPath | undefined): string[] | undefined {
+  const n = normalisePath(raw);
+  const out = new Set<string>([n.path.toLowerCase()]);
+  if (n.absolute) {
+    if (cwd && n.path.toLowerCase().startsWith(`${cwd.path.toLowerCase().replace(/\/$/, '')}/`)) {
+      out.add(n.path.slice(cwd.path.replace(/\/$/, '').length + 1).toLowerCase());
+    }
+  } else if (cwd) {
+    const abs = normalisePath(`${cwd.path}/${n.path}`);
+    out.add(abs.path.toLowerCase());
+  } else if (n.escapes) {
+    return undefined;
+  }
+  return [...out];
+}
