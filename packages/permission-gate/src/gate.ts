@@ -98,6 +98,11 @@ export interface PermissionGate {
   readRestriction(path: string): ReadRestriction | null;
   /** The protected-path entries in force (defaults first). */
   protectedPaths(): readonly string[];
+  /**
+   * True when writing `path` counts as writing the agent's own configuration (whatever the mode). Tools call it
+   * with a symbolic link's real target, which the gate cannot see in the call's input.
+   */
+  isProtectedPath(path: string): boolean;
 }
 
 interface State {
@@ -555,6 +560,13 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     },
     protectedPaths() {
       return state.protect.list();
+    },
+    isProtectedPath(path) {
+      try {
+        return typeof path !== 'string' || state.protect.match(path, state.cwd) !== undefined;
+      } catch {
+        return true;
+      }
     },
   };
   gates.add(gate);

@@ -144,3 +144,13 @@ describe('protected paths (the agent cannot rewrite its own configuration)', () 
     );
   });
 });
+
+describe('isProtectedPath (for tools that see a link target)', () => {
+  it('answers for absolute targets and fails closed on bad input', () => {
+    const g = gate({ protectedPaths: ['/home/u/.codeagent'] });
+    expect(g.isProtectedPath('/work/repo/.codeagent/settings.json')).toBe(true);
+    expect(g.isProtectedPath('/home/u/.codeagent/sessions/a.json')).toBe(true);
+    expect(g.isProtectedPath('/work/repo/src/a.ts')).toBe(false);
+    expect(g.isProtectedPath(1 as never)).toBe(true);
+  });
+});
