@@ -180,6 +180,23 @@ function optionIssues(o: PermissionGateOptions, issues: ConfigIssue[]): void {
 
 const WRITE_PATH_KEYS = ['file_path', 'path'];
 
+/** The shell command of an exec call (its `command` argument), if it has one. */
+function commandOf(input: unknown, meta: { primaryArgument?: string } | undefined): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const key = meta?.primaryArgument ?? 'command';
+  const v = Object.hasOwn(input, key) ? (input as Record<string, unknown>)[key] : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Words of a command that may name a path: split on blanks, quotes, `=` and redirections; at most 256. */
+function pathLikeWords(command: string): string[] {
+  return command
+    .slice(0, 65_536)
+    .split(/[\s'"`=<>|;&()]+/)
+    .filter((w) => w.includes('/') || w.startsWith('.'))
+    .slice(0, 256);
+}
+
 /** The path argument of a write call, or `undefined` when the tool takes none. */
 function writePathOf(input: unknown, meta: { primaryArgument?: string } | undefined): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
@@ -328,11 +345,24 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
 
   /** Writes to protected paths ask (or deny in plan / dont_ask) whatever rules, policy or grants say. */
   function protectWrites(name: string, input: unknown, e: Evaluation): Evaluation {
-    if (e.decision === 'deny' || e.capability !== 'write' || state.mode === 'bypass') return e;
-    const path = writePathOf(input, registry.get(name));
-    if (path === undefined) return e;
-    const hit = state.protect.match(path, state.cwd);
-    if (hit === undefined) return e;
+    if (e.decision === 'deny' || state.mode === 'bypass') return e;
+    let path: string | undefined;
+    let hit: { entry: string } | undefined;
+    if (e.capability === 'write') {
+      path = writePathOf(input, registry.get(name));
+      if (path !== undefined) hit = state.protect.match(path, state.cwd);
+    } else if (e.capability === 'exec' && e.decision === 'allow') {
+      // A command allowed without asking that names a protected path asks instead (`sed -i .. .git/hooks/x`).
+      const command = commandOf(input, registry.get(name));
+      for (const word of command === undefined ? [] : pathLikeWords(command)) {
+        hit = state.protect.match(word, state.cwd);
+        if (hit !== undefined) {
+          path = word;
+          break;
+        }
+      }
+    }
+    if (path === undefined || hit === undefined) return e;
     const decision = state.mode === 'plan' || state.mode === 'dont_ask' ? 'deny' : 'ask';
     return { decision, capability: e.capability, source: { kind: 'protected', path, entry: hit.entry } };
   }

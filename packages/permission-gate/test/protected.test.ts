@@ -154,3 +154,20 @@ describe('isProtectedPath (for tools that see a link target)', () => {
     expect(g.isProtectedPath(1 as never)).toBe(true);
   });
 });
+
+describe('exec calls allowed without asking that name a protected path', () => {
+  it('ask instead, even with an allow rule; plain commands stay allowed; bypass skips it', () => {
+    const g = gate({ rules: { allow: ['Bash(sed *)', 'Bash(git *)'] } });
+    const bash = (command: string) => g.evaluate('Bash', { command });
+    expect(bash('sed -i s/a/b/ .git/hooks/pre-commit')).toEqual({
+      decision: 'ask',
+      capability: 'exec',
+      source: { kind: 'protected', path: '.git/hooks/pre-commit', entry: '**/.git' },
+    });
+    expect(bash("sed -i 's/x/y/' './.codeagent/settings.json'").decision).toBe('ask');
+    expect(bash('sed -i s/a/b/ src/a.ts').decision).toBe('allow');
+    expect(bash('git status').decision).toBe('allow');
+    g.configure({ mode: 'bypass' });
+    expect(bash('sed -i s/a/b/ .git/config').decision).toBe('allow');
+  });
+});
