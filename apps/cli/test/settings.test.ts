@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, open, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   readBoundedFile,
@@ -11,6 +12,7 @@ import {
   workspaceKey,
 } from '../src/settings.js';
 
+const run = promisify(execFile);
 const roots: string[] = [];
 afterEach(async () => {
   await Promise.all(roots.splice(0).map((r) => rm(r, { recursive: true, force: true })));
@@ -38,7 +40,7 @@ async function refusal(p: Promise<unknown>): Promise<string> {
 describe('readBoundedFile: a settings file that exists but cannot be used is an error, never skipped', () => {
   it('refuses a FIFO without blocking on it', async () => {
     const { project } = await dirs();
-    execFileSync('mkfifo', [project]);
+    await run('mkfifo', [project]);
     expect(await refusal(readBoundedFile(project))).toBe(
       `settings file ${project} is a FIFO, not a regular file; refusing to start (fix or remove it)`,
     );
