@@ -122,9 +122,8 @@ export function grantScopeFor(
 ): GrantScope | null {
   const arg = primaryArgument(input, meta);
   const expected = Object.hasOwn(SCOPED_BUILTINS, name) ? SCOPED_BUILTINS[name] : undefined;
-  if (expected !== undefined && (arg === undefined || (arg.key === 'command') !== (expected === 'command'))) {
-    return null;
-  }
+  if (expected === 'command' && arg?.key !== 'command') return null;
+  if (expected === 'path' && (arg === undefined || !PATH_KEYS.has(arg.key))) return null;
   if (arg !== undefined && arg.key === 'command') {
     const command = collapse(arg.value);
     if (command === '' || hasShellMetacharacters(arg.value)) return null;

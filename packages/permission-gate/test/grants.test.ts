@@ -65,6 +65,8 @@ describe('scoped session grants', () => {
     expect(scope('echo $(id)')).toBeNull();
     expect(scope('')).toBeNull();
     expect(g.grantScope('Bash', {})).toBeNull();
+    expect(g.grantScope('Grep', { pattern: 'x' })).toBeNull();
+    expect(g.grantScope('Edit', { command: 'x' })).toBeNull();
   });
 
   it('a prefix grant matches at a word boundary and never with shell syntax', async () => {
