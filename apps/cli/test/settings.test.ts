@@ -3,9 +3,11 @@ import { mkdir, mkdtemp, open, readFile, rm, symlink, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   readBoundedFile,
+  readSettingsDir,
   resolveSettings,
   SettingsFileError,
   TrustStore,
@@ -207,5 +209,62 @@ describe('resolveSettings: project settings narrow unless the workspace is trust
     expect(JSON.parse(await readFile(store.file, 'utf8'))).toEqual({ version: 1, workspaces: ['/a', '/b'] });
     const mode = (await import('node:fs')).statSync(store.file).mode & 0o777;
     expect(mode).toBe(0o600);
+  });
+});
+
+describe('hostile settings and trust files', () => {
+  it('random bytes either parse or fail with an error naming the file (property)', async () => {
+    const { cwd, data, project } = await dirs();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 200 }),
+          fc.jsonValue().map((v) => new TextEncoder().encode(JSON.stringify(v))),
+          fc
+            .record({ rules: fc.record({ deny: fc.array(fc.string()), allow: fc.array(fc.string()) }) })
+            .map((v) => new TextEncoder().encode(JSON.stringify(v))),
+        ),
+        async (bytes) => {
+          await writeFile(project, bytes);
+          await writeFile(join(data, 'trusted-workspaces.json'), bytes);
+          for (const load of [
+            () => readSettingsDir(join(cwd, '.codeagent'), 'project'),
+            () => new TrustStore(data).list(),
+          ]) {
+            try {
+              await load();
+            } catch (e) {
+              expect(e).toBeInstanceOf(SettingsFileError);
+              expect((e as Error).message).toContain('refusing to start');
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('deep nesting, bidi and escapes in a settings file are clear errors or plain data', async () => {
+    const { cwd, data, project } = await dirs();
+    await writeFile(project, `${'{"rules":'.repeat(50_000)}{}${'}'.repeat(50_000)}`);
+    expect(
+      await refusal(resolveSettings({ cwd, dataDir: data, modeFlag: null, trustFlag: false })),
+    ).toContain(`settings file ${project} is invalid`);
+    await writeFile(project, `${'['.repeat(200_000)}`);
+    expect(
+      await refusal(resolveSettings({ cwd, dataDir: data, modeFlag: null, trustFlag: false })),
+    ).toContain('is invalid');
+    await writeFile(project, JSON.stringify({ rules: { deny: ['Bash(rm \u202e*)', 'Read(\u001bx)'] } }));
+    const s = await resolveSettings({ cwd, dataDir: data, modeFlag: null, trustFlag: false });
+    expect(s.config.rules?.deny).toEqual(['Bash(rm \u202e*)', 'Read(\u001bx)']);
+    // A bad rule's error shows control characters escaped, never raw.
+    await writeFile(project, JSON.stringify({ rules: { deny: ['Read(\u001b[31m)'] } }));
+    const message = await refusal(resolveSettings({ cwd, dataDir: data, modeFlag: null, trustFlag: false }));
+    expect(message).toContain('unparsable rule "Read(\\u001b[31m)"');
+    expect(message).not.toContain('\u001b');
+    await writeFile(project, 'a: &a [*a, *a]\nb: *a\n');
+    expect(
+      await refusal(resolveSettings({ cwd, dataDir: data, modeFlag: null, trustFlag: false })),
+    ).toContain('is invalid');
   });
 });
