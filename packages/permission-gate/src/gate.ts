@@ -340,7 +340,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
   /** A deny/ask path rule of any read tool covering this read tool call's path. */
   function readRule(name: string, input: unknown): ReadRestriction | undefined {
     const p = readPathOf(name, input);
-    return p === undefined ? undefined : state.readPaths.match(p, state.cwd);
+    return p === undefined ? undefined : state.readPaths.matchForTool(name, p, state.cwd);
   }
 
   /** Writes to protected paths ask (or deny in plan / dont_ask) whatever rules, policy or grants say. */

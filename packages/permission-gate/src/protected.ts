@@ -26,12 +26,19 @@ export interface ProtectedMatch {
 
 interface CompiledEntry {
   readonly entry: string;
+  /** For `**\/name` entries: the lower-cased segment name, matched by a segment lookup instead of globs. */
+  readonly segment: string | undefined;
   readonly matchers: readonly GlobMatcher[];
 }
+
+/** `**\/name` with a plain name: "some segment of the path is `name`". */
+const ANY_DEPTH_NAME = /^\*\*\/([^/*?[\]{}\\]+)$/;
 
 /** Compiled protected-path entries (defaults plus the host's own), matched case-insensitively. */
 export class ProtectedPaths {
   private readonly entries: readonly CompiledEntry[];
+  private readonly segments: ReadonlyMap<string, string>;
+  private readonly globs: readonly CompiledEntry[];
   private readonly hasAbsolute: boolean;
 
   /** Compiles the defaults and `extra`; problems go to `issues` under `protectedPaths[i]`. */
@@ -62,6 +69,11 @@ export class ProtectedPaths {
       }
     }
     this.entries = all;
+    const segments = new Map<string, string>();
+    for (const e of all)
+      if (e.segment !== undefined && !segments.has(e.segment)) segments.set(e.segment, e.entry);
+    this.segments = segments;
+    this.globs = all.filter((e) => e.segment === undefined);
     this.hasAbsolute = all.some((e) => normalisePath(e.entry).absolute);
   }
 
@@ -84,7 +96,14 @@ export class ProtectedPaths {
   }
 
   private matchForms(forms: readonly string[]): ProtectedMatch | undefined {
-    for (const e of this.entries) {
+    // Any-depth names are a segment lookup (cheap); the rest are globs.
+    for (const f of forms) {
+      for (const seg of f.split('/')) {
+        const entry = this.segments.get(seg);
+        if (entry !== undefined) return { entry };
+      }
+    }
+    for (const e of this.globs) {
       if (e.matchers.some((m) => forms.some((f) => m.test(f)))) return { entry: e.entry };
     }
     return undefined;
@@ -98,7 +117,7 @@ function compileEntry(entry: string): CompiledEntry {
     compileGlob(trimmed, 'path'),
     compileGlob(`${trimmed === '/' ? '' : trimmed}/**`, 'path'),
   ];
-  return { entry, matchers };
+  return { entry, segment: ANY_DEPTH_NAME.exec(trimmed)?.[1], matchers };
 }
 
 /** Lower-cased, normalised forms of a path: as written, cwd-relative and absolute. */
