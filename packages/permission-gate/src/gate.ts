@@ -351,8 +351,8 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     if (e.capability === 'write') {
       path = writePathOf(input, registry.get(name));
       if (path !== undefined) hit = state.protect.match(path, state.cwd);
-    } else if (e.capability === 'exec' && e.decision === 'allow') {
-      // A command allowed without asking that names a protected path asks instead (`sed -i .. .git/hooks/x`).
+    } else if (e.capability === 'exec') {
+      // A command naming a protected path asks every time (`sed -i .. .git/hooks/x`): no allow rule or grant lifts it.
       const command = commandOf(input, registry.get(name));
       for (const word of command === undefined ? [] : pathLikeWords(command)) {
         hit = state.protect.match(word, state.cwd);
@@ -563,7 +563,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
       grantList = name === undefined ? [] : grantList.filter((g) => g.tool !== name);
     },
     grants() {
-      return grantList;
+      return [...grantList];
     },
     revokeGrant(id) {
       const before = grantList.length;

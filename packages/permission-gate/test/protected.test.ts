@@ -170,4 +170,20 @@ describe('exec calls allowed without asking that name a protected path', () => {
     g.configure({ mode: 'bypass' });
     expect(bash('sed -i s/a/b/ .git/config').decision).toBe('allow');
   });
+
+  it('a session grant does not carry a command onto a protected path', async () => {
+    let asked = 0;
+    const g = gate({
+      ask: () => {
+        asked++;
+        return { allow: true, scope: 'session' };
+      },
+    });
+    await g.check({ name: 'Bash', input: { command: 'npm run build' } });
+    expect(asked).toBe(1);
+    await g.check({ name: 'Bash', input: { command: 'npm run build --out .git/hooks' } });
+    expect(asked).toBe(2);
+    await g.check({ name: 'Bash', input: { command: 'npm run build --out dist' } });
+    expect(asked).toBe(2);
+  });
 });
