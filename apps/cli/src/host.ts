@@ -144,11 +144,26 @@ export class CliHost {
     return this.client?.getPermissionGate() ?? null;
   }
 
-  /** One warning per rule that names a tool this session does not have (it would match nothing). */
-  ruleWarnings(): string[] {
-    const rules = this.options.rules ?? this.options.permissions?.rules;
+  /**
+   * One warning per rule that names a tool this session does not have (it would match nothing), prefixed with
+   * the file the rule came from; `sources` lists each rule with its list and file.
+   */
+  ruleWarnings(
+    sources: ReadonlyArray<{ list: 'allow' | 'ask' | 'deny'; rule: string; file: string }>,
+  ): string[] {
     const known = this.client.toolNames;
-    return findUnknownRuleTools(rules, known).map((u) => describeUnknownRuleTool(u, known));
+    const byFile = new Map<string, { allow: string[]; ask: string[]; deny: string[] }>();
+    for (const s of sources) {
+      let rules = byFile.get(s.file);
+      if (rules === undefined) {
+        rules = { allow: [], ask: [], deny: [] };
+        byFile.set(s.file, rules);
+      }
+      rules[s.list].push(s.rule);
+    }
+    return [...byFile].flatMap(([file, rules]) =>
+      findUnknownRuleTools(rules, known).map((u) => `${file}: ${describeUnknownRuleTool(u, known)}`),
+    );
   }
 
   /** Changes the permission mode in place (`/mode`). */

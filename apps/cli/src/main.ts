@@ -116,7 +116,8 @@ export async function runCli(proc: CliProcess): Promise<number> {
       chosen,
       resume,
     });
-    for (const warning of host.ruleWarnings()) proc.stderr.write(`codeagent: warning: ${clean(warning)}\n`);
+    for (const warning of host.ruleWarnings(view.sources))
+      proc.stderr.write(`codeagent: warning: ${clean(warning)}\n`);
     const info = (line: string) => (options.json ? proc.stderr : proc.stdout).write(`${line}\n`);
     const banner = [
       `codeagent ${VERSION}`,

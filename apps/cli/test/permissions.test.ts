@@ -100,7 +100,7 @@ describe('codeagent permissions the agent cannot rewrite', () => {
     await writeFile(w.settings, JSON.stringify({ rules: { deny: ['bash(rm *)'] } }));
     const r = await cli(w.args());
     expect(r.stderr).toContain(
-      'codeagent: warning: rules.deny[0]: rule "bash(rm *)" names unknown tool "bash" and matches nothing; did you mean "Bash"? (known tools: Bash, Edit, Glob, Grep, Read, TodoWrite, Write, job_kill, job_output, use_skill)',
+      `codeagent: warning: ${w.settings}: rules.deny[0]: rule "bash(rm *)" names unknown tool "bash" and matches nothing; did you mean "Bash"? (known tools: Bash, Edit, Glob, Grep, Read, TodoWrite, Write, job_kill, job_output, use_skill)`,
     );
   });
 
