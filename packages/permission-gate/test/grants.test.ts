@@ -184,4 +184,46 @@ describe('scoped session grants', () => {
       { numRuns: 200 },
     );
   });
+
+  it('property: after any "always", a call an ask or deny rule covers is never allowed unasked', async () => {
+    const word = fc.constantFrom(
+      'git',
+      'push',
+      'status',
+      'rm',
+      '-rf',
+      '/',
+      'npm',
+      'test',
+      'ls',
+      'x',
+      ';',
+      '&&',
+      '|',
+    );
+    const command = fc.array(word, { minLength: 1, maxLength: 5 }).map((w) => w.join(' '));
+    const rule = fc.constantFrom('Bash(rm *)', 'Bash(git push*)', 'Bash(npm *)', 'Bash', 'Bash(ls*)');
+    await fc.assert(
+      fc.asyncProperty(
+        command,
+        fc.array(command, { maxLength: 5 }),
+        fc.array(rule, { maxLength: 2 }),
+        fc.array(rule, { maxLength: 2 }),
+        async (first, later, askRules, denyRules) => {
+          const ask = vi.fn<AskCallback>(always);
+          const g = gate({ rules: { ask: askRules, deny: denyRules } }, ask);
+          await g.check(bash(first));
+          ask.mockImplementation(() => false);
+          for (const c of later) {
+            const e = g.evaluate('Bash', { command: c });
+            const r = await g.check(bash(c));
+            if (e.decision === 'deny' || (e.decision === 'ask' && e.source.kind !== 'mode')) {
+              expect(r.allowed).toBe(false);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
