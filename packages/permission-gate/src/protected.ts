@@ -120,7 +120,7 @@ function compileEntry(entry: string): CompiledEntry {
   return { entry, segment: ANY_DEPTH_NAME.exec(trimmed)?.[1], matchers };
 }
 
-/** Lower-cased, normalised forms of a path: as written, cwd-relative and absolute. */
+/** Lower-cased, normalised forms of a path: as written, cwd-relative and absolute, and their Windows aliases. */
 function pathForms(raw: string, cwd: NormalisedPath | undefined): string[] | undefined {
   const n = normalisePath(raw);
   const out = new Set<string>([n.path.toLowerCase()]);
@@ -133,6 +133,14 @@ function pathForms(raw: string, cwd: NormalisedPath | undefined): string[] | und
     out.add(abs.path.toLowerCase());
   } else if (n.escapes) {
     return undefined;
+  }
+  // Names Windows treats as the same file: trailing dots and spaces dropped, `name::$DATA` streams.
+  for (const f of [...out]) {
+    const alias = f
+      .split('/')
+      .map((seg) => (seg === '.' || seg === '..' ? seg : seg.replace(/:.*$/, '').replace(/[. ]+$/, '')))
+      .join('/');
+    out.add(alias);
   }
   return [...out];
 }

@@ -85,6 +85,9 @@ describe('protected paths (the agent cannot rewrite its own configuration)', () 
       '.git',
       '../other/.git/hooks/pre-push',
       'a/b/../../.codeagent',
+      '.git./hooks/pre-commit',
+      '.git::$INDEX_ALLOCATION/hooks/pre-commit',
+      '.codeagent /settings.json',
     ]) {
       expect([p, protectedPath(p)]).toEqual([p, true]);
     }
