@@ -167,8 +167,13 @@ export async function runCli(proc: CliProcess): Promise<number> {
 function warnIgnored(stderr: NodeJS.WritableStream, settings: ResolvedSettings): void {
   if (settings.ignored.length === 0) return;
   const files = [...new Set(settings.ignored.map((i) => i.file))].join(', ');
+  const entries = settings.ignored.map((i) => clean(i.entry));
+  const shown =
+    entries.length > 10
+      ? `${entries.slice(0, 10).join(', ')}, … ${entries.length - 10} more`
+      : entries.join(', ');
   stderr.write(
-    `codeagent: workspace not trusted: ignored ${settings.ignored.length} entr${settings.ignored.length === 1 ? 'y' : 'ies'} of ${clean(files)} that would widen permissions (${settings.ignored.map((i) => clean(i.entry)).join(', ')}); pass --trust to apply them\n`,
+    `codeagent: workspace not trusted: ignored ${settings.ignored.length} entr${settings.ignored.length === 1 ? 'y' : 'ies'} of ${clean(files)} that would widen permissions (${shown}); pass --trust to apply them\n`,
   );
 }
 
