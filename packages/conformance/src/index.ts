@@ -28,3 +28,24 @@ export {
   suites,
   type Vector,
 } from './vectors.js';
+export {
+  type RendererCase,
+  RENDER_TERMINAL_OP,
+  runTerminalRendererSuite,
+  type TerminalRender,
+  terminalRendererCases,
+} from './terminal.js';
+export {
+  type Backend,
+  type BackendEvent,
+  type BackendExpectation,
+  type BackendFactory,
+  type BackendScenario,
+  type BackendSetup,
+  type BackendTool,
+  type BackendToolSpec,
+  backendScenarios,
+  runBackendSuite,
+  TOOL_REQUEST_KEYS,
+  TOOL_RESULT_KEYS,
+} from './backend.js';

@@ -221,7 +221,9 @@ export function describeEvaluation(e: Evaluation): string {
     case 'capability':
       return `policy for ${s.capability} tools: ${e.decision}`;
     case 'rule':
-      return `${s.list} rule ${s.rule}`;
+      return s.unanalysable === undefined
+        ? `${s.list} rule ${s.rule}`
+        : `${s.list} rule ${s.rule} may apply: ${s.unanalysable}`;
     case 'mode':
       return `${s.mode} mode: ${e.decision} for ${e.capability}`;
     case 'protected':
@@ -238,7 +240,7 @@ function strongest(a: RuleMatch | undefined, b: RuleMatch | undefined): RuleMatc
   if (a === undefined) return b;
   if (b === undefined) return a;
   const rank = { deny: 2, ask: 1, allow: 0 } as const;
-  return rank[b.list] > rank[a.list] ? b : a;
+  return rank[b.decision] > rank[a.decision] ? b : a;
 }
 
 /** Marks unreachable code in exhaustive switches. */
@@ -326,11 +328,17 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     const fromMode = MODE_TABLE[state.mode][capability];
     const match = strongest(state.rules.match(name, input, meta, state.cwd), readRule(name, input));
     // Rules tighten the mode, and allow rules lift an `ask`, but no rule lifts the mode's `deny` (ADR 0031).
-    if (match !== undefined && (match.list === 'deny' || fromMode !== 'deny')) {
+    if (match !== undefined && (match.decision === 'deny' || fromMode !== 'deny')) {
+      const why = match.unanalysable;
       return {
-        decision: match.list,
+        decision: match.decision,
         capability,
-        source: { kind: 'rule', rule: match.rule, list: match.list },
+        source: {
+          kind: 'rule',
+          rule: match.rule,
+          list: match.list,
+          ...(why !== undefined ? { unanalysable: why } : {}),
+        },
         rule: match.rule,
       };
     }
@@ -338,9 +346,10 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
   }
 
   /** A deny/ask path rule of any read tool covering this read tool call's path. */
-  function readRule(name: string, input: unknown): ReadRestriction | undefined {
+  function readRule(name: string, input: unknown): RuleMatch | undefined {
     const p = readPathOf(name, input);
-    return p === undefined ? undefined : state.readPaths.matchForTool(name, p, state.cwd);
+    const r = p === undefined ? undefined : state.readPaths.matchForTool(name, p, state.cwd);
+    return r === undefined ? undefined : { rule: r.rule, list: r.list, decision: r.list };
   }
 
   /** Writes to protected paths ask (or deny in plan / dont_ask) whatever rules, policy or grants say. */

@@ -39,6 +39,7 @@ export {
   type SafeParseRuleResult,
   safeParseRule,
 } from './rules.js';
+export { analyseShellCommand, isShellGrammarLoaded, type ShellAnalysis } from './shell/analyse.js';
 export {
   describeUnknownRuleTool,
   findUnknownRuleTools,

@@ -64,8 +64,8 @@ export class ReadPathRules {
   ): ReadRestriction | undefined {
     if (index === undefined) return undefined;
     const m = index.match('Read', { file_path: path }, READ_META, cwd);
-    if (m === undefined || m.list === 'allow') return undefined;
-    return { rule: this.original.get(m.rule) ?? m.rule, list: m.list };
+    if (m === undefined || m.decision === 'allow') return undefined;
+    return { rule: this.original.get(m.rule) ?? m.rule, list: m.decision };
   }
 }
 

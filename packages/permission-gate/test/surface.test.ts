@@ -14,6 +14,7 @@ describe('public surface', () => {
       'PRIMARY_ARGUMENT_KEYS',
       'PermissionGateError',
       'READ_PATH_TOOLS',
+      'analyseShellCommand',
       'compileGlob',
       'createPermissionGate',
       'createToolMetaRegistry',
@@ -27,6 +28,7 @@ describe('public surface', () => {
       'isModeAtLeastAsStrict',
       'isPermissionGate',
       'isPermissionMode',
+      'isShellGrammarLoaded',
       'mergePermissionConfigs',
       'modeDecision',
       'narrowPermissionConfig',
@@ -38,6 +40,15 @@ describe('public surface', () => {
       'uninstallPermissionGate',
       'validatePermissionConfig',
     ]);
+  });
+
+  it('pins the ./shell and ./node entries', async () => {
+    expect(Object.keys(await import('../src/shell/load.js')).sort()).toEqual([
+      'isShellGrammarLoaded',
+      'loadShellGrammar',
+      'useShellParser',
+    ]);
+    expect(Object.keys(await import('../src/node.js')).sort()).toEqual(['loadInstalledShellGrammar']);
   });
 
   it('pins the wire vocabularies', () => {
