@@ -155,7 +155,10 @@ function fileHunks(diffs: readonly FileDiff[], source: unknown): FileHunks[] {
       text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
     state.shift += lines(d.newText) - lines(oldText);
     cursor.set(path, state);
-    out.push({ path, isNew, hunks });
+    const last = out[out.length - 1];
+    // Consecutive hunks of one file are drawn as one diff.
+    if (last !== undefined && last.path === path && !isNew && !last.isNew) last.hunks.push(...hunks);
+    else out.push({ path, isNew, hunks });
   }
   return out;
 }
@@ -331,10 +334,12 @@ export function ToolCallCard({
       <header className="ca-card-header">
         <KindIcon kind={kind} />
         <span className="ca-card-title">
-          {view.card === 'terminal' ? (
+          {reveal ? (
+            <VisibleText text={title} />
+          ) : view.card === 'terminal' ? (
             <code>{inlineText(title)}</code>
           ) : (
-            <Text text={title} reveal={reveal} inline />
+            inlineText(title)
           )}
         </span>
         <ExitPill result={result} />

@@ -127,6 +127,21 @@ export function DiffView({ path, hunks, isNew, mode = 'unified' }: DiffViewProps
         <p className="ca-diff-none">No changes</p>
       ) : (
         <table className="ca-diff-table" id={id}>
+          {layout === 'unified' ? (
+            <colgroup>
+              <col className="ca-diff-col-no" />
+              <col className="ca-diff-col-no" />
+              <col className="ca-diff-col-mark" />
+              <col />
+            </colgroup>
+          ) : (
+            <colgroup>
+              <col className="ca-diff-col-no" />
+              <col />
+              <col className="ca-diff-col-no" />
+              <col />
+            </colgroup>
+          )}
           {hunks.map((hunk, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: hunks have no identity beyond their position
             <tbody key={i}>
