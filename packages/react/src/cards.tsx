@@ -4,6 +4,8 @@ import {
   type FileDiff,
   isContentBlock,
   isFileDiff,
+  isToolCallView,
+  isToolResultView,
   TOOL_CALL_KINDS,
   type ToolCallKind,
   type ToolCallView,
@@ -302,7 +304,38 @@ function ResultBody({
  * applied hunks replace the call-time diff once the result came). Every string in the views is untrusted and
  * shown as text.
  */
-export function ToolCallCard({
+export function ToolCallCard(props: ToolCallCardProps): ReactNode {
+  const { view, result } = checkedViews(props.view, props.result);
+  return <Card {...props} view={view} result={result} />;
+}
+
+const safely = (check: () => boolean): boolean => {
+  try {
+    return check();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Views restored from storage or sent by a third party may be malformed: a bad call view becomes a generic
+ * card with the raw view as its input, a bad result view is ignored (the artifact body still shows).
+ */
+function checkedViews(
+  view: unknown,
+  result: unknown,
+): { view: ToolCallView; result: ResultViewIntent | undefined } {
+  const goodView: ToolCallView = safely(() => isToolCallView(view))
+    ? (view as ToolCallView)
+    : { card: 'generic', title: readString(view, 'title') ?? 'Tool call', kind: 'other', rawInput: view };
+  const goodResult =
+    result === undefined || !safely(() => isToolResultView(result))
+      ? undefined
+      : (result as ResultViewIntent);
+  return { view: goodView, result: goodResult };
+}
+
+function Card({
   view,
   result,
   status,

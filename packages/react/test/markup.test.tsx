@@ -237,7 +237,8 @@ describe('ApprovalPrompt', () => {
     expect(out).toContain('␛[8m');
     expect(out).not.toContain('\u202e');
     expect(out).toContain('→');
-    expect((out.match(/>·</g) ?? []).length).toBe(2);
+    // The header and the command line each show the two spaces.
+    expect((out.match(/>·</g) ?? []).length).toBe(4);
   });
 });
 
