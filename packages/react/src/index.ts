@@ -15,7 +15,7 @@ export type { DiffHunk, DiffHunkOptions, DiffLine } from './diff-model.js';
 export { diffHunks } from './diff-model.js';
 export { IMAGE_MIME_TYPES, imageDataUrl } from './image.js';
 export type { MarkdownProps } from './markdown.js';
-export { Markdown } from './markdown.js';
+export { isTooComplexForMarkdown, Markdown } from './markdown.js';
 export type {
   ArtifactRenderer,
   ArtifactRendererProps,
