@@ -1,9 +1,13 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture, launch, mount, SCREENSHOTS, serve, watchedPage } from './harness.ts';
 import { XSS_PAYLOADS } from './xss-corpus.ts';
+
+/** The rendered text of a locator (Playwright's `innerText`, which keeps line breaks between rows). */
+// biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node; the layout text is wanted
+const textOf = (locator: Locator): Promise<string> => locator.innerText();
 
 let outDir = '';
 let server: Awaited<ReturnType<typeof serve>>;
@@ -76,6 +80,25 @@ describe('gallery in Chromium under a strict CSP', () => {
     }, 60_000);
   }
 
+  it('follows prefers-color-scheme unless data-theme overrides it', async () => {
+    const { page } = await watchedPage(context);
+    await page.goto(server.url);
+    await mount(page, 'gallery', 'light');
+    const card = page.locator('[data-shot="card-terminal-ok"] .ca-card');
+    const background = () => card.evaluate((el) => getComputedStyle(el).backgroundColor);
+    await page.evaluate(() => document.documentElement.removeAttribute('data-theme'));
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await background()).toBe('rgb(13, 17, 23)');
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+    expect(await background()).toBe('rgb(13, 17, 23)');
+    await page.close();
+  }, 60_000);
+
   it('shows the plain code text before the highlighter arrives', async () => {
     const watch = await watchedPage(context);
     const { page } = watch;
@@ -92,10 +115,10 @@ describe('gallery in Chromium under a strict CSP', () => {
     await mount(page, 'gallery', 'light');
     const code = page.locator('[data-shot="kind-code"] .ca-code');
     expect(await code.getAttribute('data-highlighted')).toBe('false');
-    expect(await code.locator('code').innerText()).toContain('export async function greet(name: string)');
+    expect(await textOf(code.locator('code'))).toContain('export async function greet(name: string)');
     release();
     await expect.poll(() => code.getAttribute('data-highlighted'), { timeout: 20_000 }).toBe('true');
-    expect(await code.locator('code').innerText()).toContain('export async function greet(name: string)');
+    expect(await textOf(code.locator('code'))).toContain('export async function greet(name: string)');
     await page.close();
   }, 60_000);
 
@@ -105,7 +128,7 @@ describe('gallery in Chromium under a strict CSP', () => {
     await mount(page, 'gallery', 'light');
     const table = page.locator('[data-shot="kind-table"]');
     const firstCell = () =>
-      table.locator('tbody tr:not(.ca-table-spacer)').first().locator('td').first().innerText();
+      textOf(table.locator('tbody tr:not(.ca-table-spacer)').first().locator('td').first());
     expect(await firstCell()).toBe('artifact-schema');
     await table.getByRole('button', { name: 'size' }).click();
     await table.getByRole('button', { name: /size/ }).click(); // descending
@@ -117,12 +140,10 @@ describe('gallery in Chromium under a strict CSP', () => {
     await diff.getByRole('button', { name: 'Split' }).click();
     expect(await diff.getAttribute('data-layout')).toBe('split');
     // Real line numbers: line 12 changed in a 30-line file.
-    expect(await diff.locator('tr', { hasText: '12 * 2' }).first().locator('td').nth(2).innerText()).toBe(
-      '12',
-    );
+    expect(await textOf(diff.locator('tr', { hasText: '12 * 2' }).first().locator('td').nth(2))).toBe('12');
 
     const applied = page.locator('[data-shot="card-diff-applied"]');
-    const appliedText = await applied.innerText();
+    const appliedText = await textOf(applied);
     expect(appliedText).toContain('@@ -9,7 +9,7 @@');
     expect(appliedText).toContain('@@ -23,6 +23,7 @@');
     // Both applied hunks of the file are one diff with one header.
@@ -162,7 +183,7 @@ describe('gallery in Chromium under a strict CSP', () => {
       el.scrollTop = 0;
     });
     await expect
-      .poll(() => table.locator('tbody tr:not(.ca-table-spacer)').first().locator('td').nth(2).innerText())
+      .poll(() => textOf(table.locator('tbody tr:not(.ca-table-spacer)').first().locator('td').nth(2)))
       .toBe('999');
     expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
     await page.close();
@@ -174,7 +195,7 @@ describe('gallery in Chromium under a strict CSP', () => {
     await page.goto(server.url);
     await mount(page, 'throwing', 'light');
     const shot = page.locator('[data-shot="throwing"]');
-    await expect.poll(() => shot.locator('.ca-value').innerText()).toBe('the portable value survives');
+    await expect.poll(() => textOf(shot.locator('.ca-value'))).toBe('the portable value survives');
     expect(await shot.locator('.ca-table').count()).toBe(1);
     expect(await page.evaluate(() => window.__renderErrors)).toEqual(['Error: renderer bug']);
     await page.close();
@@ -204,7 +225,7 @@ describe('XSS corpus in Chromium', () => {
     await page.waitForTimeout(300);
     // The payloads reached the page, as text.
     const script = page.locator('.corpus-entry[data-id="script-1"]');
-    expect(await script.innerText()).toContain('<script>window.__xss=1</script>');
+    expect(await textOf(script)).toContain('<script>window.__xss=1</script>');
     expect(await page.locator('.corpus-entry').count()).toBe(XSS_PAYLOADS.length);
     // Hover and focus over the whole corpus, open every details element.
     await page.evaluate(() => {
