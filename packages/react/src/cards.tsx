@@ -34,7 +34,10 @@ export interface ToolCallCardProps {
   status: ToolCallStatus;
   /** Terminal output streamed so far (terminal cards); the result's `output` wins once it came. */
   output?: string | undefined;
-  /** The artifact body (e.g. a `ToolResultView`), shown below the card's own content. */
+  /**
+   * The artifact body (e.g. a `ToolResultView`), shown below the card's own content. It replaces a generic
+   * result's content blocks (the same result, drawn richer); terminal output and applied hunks stay.
+   */
   children?: ReactNode;
   /**
    * The tool result or tool-result event the result view came from. When its artifact is a v1 `diff` with
@@ -83,14 +86,22 @@ function Locations({ locations, reveal }: { locations: unknown; reveal: boolean 
   );
 }
 
+/** The terminal fallback of render-intent (`terminalFallbackText`): drawn as terminal output again. */
+const CONSOLE_FENCE = /^```console\n([\s\S]*)\n```$/;
+
 function Content({ content, reveal }: { content: unknown; reveal: boolean }): ReactNode {
   if (!Array.isArray(content)) return null;
   const blocks = content.filter(isContentBlock) as ContentBlock[];
   if (blocks.length === 0) return null;
   return (
     <div className="ca-card-content">
-      {blocks.map((block, i) =>
-        block.type === 'text' ? (
+      {blocks.map((block, i) => {
+        const fenced = block.type === 'text' && !reveal ? CONSOLE_FENCE.exec(block.text) : null;
+        if (fenced !== null) {
+          // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional
+          return <TerminalOutput key={i} output={fenced[1] ?? ''} />;
+        }
+        return block.type === 'text' ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional
           <pre key={i} className="ca-card-text">
             <Text text={block.text} reveal={reveal} />
@@ -98,8 +109,8 @@ function Content({ content, reveal }: { content: unknown; reveal: boolean }): Re
         ) : (
           // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional
           <ImageList key={i} images={[block]} alt="tool content" />
-        ),
-      )}
+        );
+      })}
     </div>
   );
 }
@@ -241,7 +252,8 @@ function CallBody({
     case 'diff':
       return (
         <>
-          <Locations locations={view.locations} reveal={reveal} />
+          {/* Each diff already names its file: list only locations that add something (another file, a line). */}
+          <Locations locations={extraLocations(view.locations, view.diffs)} reveal={reveal} />
           {hideDiffs ? null : <Diffs diffs={view.diffs} source={undefined} />}
           {reveal ? <RevealDiffs diffs={view.diffs} /> : null}
         </>
@@ -268,15 +280,24 @@ function RevealDiffs({ diffs }: { diffs: unknown }): ReactNode {
   ));
 }
 
+/** Locations of a diff card other than the bare paths its diffs already show. */
+function extraLocations(locations: unknown, diffs: unknown): unknown {
+  if (!Array.isArray(locations) || !Array.isArray(diffs)) return locations;
+  const shown = new Set(diffs.map((d) => read(d, 'path')));
+  return locations.filter((loc) => read(loc, 'line') !== undefined || !shown.has(read(loc, 'path')));
+}
+
 function ResultBody({
   result,
   output,
   source,
   call,
+  hasBody,
 }: {
   result: ResultViewIntent | undefined;
   output: string | undefined;
   source: unknown;
+  hasBody: boolean;
   call: ToolCallView;
 }): ReactNode {
   if (result === undefined) {
@@ -286,7 +307,8 @@ function ResultBody({
   }
   switch (result.card) {
     case 'generic':
-      return <Content content={result.content} reveal={false} />;
+      // The artifact body (children), when given, is the richer view of the same result.
+      return hasBody ? null : <Content content={result.content} reveal={false} />;
     case 'terminal': {
       const text = typeof result.output === 'string' ? result.output : (output ?? '');
       return text === '' ? null : <TerminalOutput output={text} />;
@@ -380,7 +402,13 @@ function Card({
       </header>
       <div className="ca-card-body">
         <CallBody view={view} reveal={reveal} hideDiffs={appliedDiff} />
-        <ResultBody result={result} output={output} source={source} call={view} />
+        <ResultBody
+          result={result}
+          output={output}
+          source={source}
+          call={view}
+          hasBody={children !== undefined && children !== null && children !== false}
+        />
         {children === undefined || children === null ? null : (
           <div className="ca-card-artifact">{children}</div>
         )}
