@@ -189,6 +189,32 @@ describe('gallery in Chromium under a strict CSP', () => {
     await page.close();
   }, 60_000);
 
+  it('streams terminal output through pending, running and done', async () => {
+    const { page } = await watchedPage(context);
+    await page.goto(server.url);
+    await mount(page, 'lifecycle', 'light');
+    const card = page.locator('[data-shot="lifecycle"] .ca-card');
+    const step = () => page.evaluate(() => window.__step?.());
+    expect(await card.getAttribute('data-status')).toBe('pending');
+    expect(await card.locator('.ca-terminal-output').count()).toBe(0);
+    await step();
+    await expect.poll(() => card.getAttribute('data-status')).toBe('running');
+    const output = card.locator('.ca-terminal-output');
+    for (const expected of ['vite v8 building...', 'transforming (12)', '✓ 42 modules']) {
+      await step();
+      await expect
+        .poll(async () => (await output.count()) > 0 && (await textOf(output)).includes(expected))
+        .toBe(true);
+    }
+    expect(await textOf(output.locator('.ca-sgr-fg-6').first())).toBe('vite');
+    expect(await textOf(output)).not.toContain('pwned');
+    await step();
+    await expect.poll(() => card.getAttribute('data-status')).toBe('done');
+    expect(await textOf(card.locator('.ca-exit'))).toBe('exit 0');
+    await card.screenshot({ path: join(SCREENSHOTS, 'card-terminal-lifecycle-done-light.png') });
+    await page.close();
+  }, 60_000);
+
   it('contains a renderer that throws and shows the value instead', async () => {
     const watch = await watchedPage(context);
     const { page } = watch;
