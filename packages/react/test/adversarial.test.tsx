@@ -208,3 +208,24 @@ describe('ToolCallCard against malformed views', () => {
     );
   });
 });
+
+describe('very long output', () => {
+  it('draws the end of a huge terminal output and caps a huge diff', () => {
+    const output = `${'x'.repeat(300_000)}\nTHE END`;
+    const out = html(
+      <ToolCallCard
+        view={{ card: 'terminal', title: 'cat big' }}
+        result={{ card: 'terminal', output, exitCode: 0 }}
+        status="done"
+      />,
+    );
+    expect(out).toContain('[100008 earlier characters not shown]');
+    expect(out).toContain('THE END');
+    const old = Array.from({ length: 8000 }, (_, i) => `old ${i}\n`).join('');
+    const diff = html(
+      <ToolResultView result={toolResult('v', { kind: 'diff', payload: { old, new: '' } })} />,
+    );
+    expect(diff).toContain('3000 more lines not shown');
+    expect(diff).toContain('-8000');
+  });
+});

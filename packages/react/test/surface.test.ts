@@ -9,6 +9,8 @@ it('pins the public export names', () => {
       'DataTable',
       'DiffView',
       'IMAGE_MIME_TYPES',
+      'MAX_DIFF_LINES',
+      'MAX_TERMINAL_CHARS',
       'Markdown',
       'RendererRegistryProvider',
       'TerminalOutput',
