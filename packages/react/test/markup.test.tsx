@@ -37,6 +37,14 @@ describe('ToolResultView', () => {
     expect(html(<ToolResultView result={badPayload} />)).toContain('payload value');
   });
 
+  it('shows the artifact title only when asked, as text', () => {
+    const r = toolResult('v', { kind: 'text', title: '<b>Title</b>\u202e', payload: { text: 'x' } });
+    expect(html(<ToolResultView result={r} />)).not.toContain('ca-result-title');
+    expect(html(<ToolResultView result={r} showTitle />)).toContain(
+      '<div class="ca-result-title">&lt;b&gt;Title&lt;/b&gt;</div>',
+    );
+  });
+
   it('accepts a tool-result event', () => {
     const r = toolResult('v', { kind: 'error', payload: { message: 'boom', detail: 'stack' } });
     const event = {
