@@ -195,7 +195,12 @@ function ExitPill({ result }: { result: ResultViewIntent | undefined }): ReactNo
   const signal = read(result, 'signal');
   const code = read(result, 'exitCode');
   if (typeof signal === 'string' && signal !== '') {
-    return <span className="ca-exit ca-exit-signal">{inlineText(signal)}</span>;
+    const name = inlineText(signal);
+    return (
+      <span className="ca-exit ca-exit-signal" title={name}>
+        {name}
+      </span>
+    );
   }
   if (typeof code === 'number' && Number.isSafeInteger(code)) {
     return <span className={code === 0 ? 'ca-exit ca-exit-ok' : 'ca-exit ca-exit-fail'}>exit {code}</span>;
