@@ -224,7 +224,7 @@ function CallBody({
           <Locations locations={view.locations} reveal={reveal} />
           <Content content={view.content} reveal={reveal} />
           {view.rawInput === undefined ? null : (
-            <details className="ca-raw-input">
+            <details className="ca-raw-input" open={reveal}>
               <summary>Input</summary>
               <pre>
                 <Text text={displayJson(view.rawInput)} reveal={reveal} />
@@ -274,7 +274,7 @@ function RevealDiffs({ diffs }: { diffs: unknown }): ReactNode {
   const valid = diffs.filter(isFileDiff) as FileDiff[];
   return valid.map((d, i) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: one path may have several hunks
-    <details key={i} className="ca-reveal-diff">
+    <details key={i} className="ca-reveal-diff" open>
       <summary>
         Exact text for <VisibleText text={d.path} />
       </summary>

@@ -250,6 +250,33 @@ describe('ApprovalPrompt', () => {
   });
 });
 
+describe('ApprovalPrompt input', () => {
+  it('shows the raw input and the exact new text open, not collapsed', () => {
+    const generic = html(
+      <ApprovalPrompt
+        view={{ card: 'generic', title: 'mcp tool', rawInput: { q: 'a\u200bb' } }}
+        toolName="mcp"
+        onDecision={() => {}}
+      />,
+    );
+    expect(generic).toContain('<details class="ca-raw-input" open="">');
+    expect(generic).toContain('⟨U+200B⟩');
+    const diff = html(
+      <ApprovalPrompt
+        view={{ card: 'diff', title: 'Edit', diffs: [{ path: 'a', oldText: 'x', newText: 'y\u202e' }] }}
+        toolName="Edit"
+        onDecision={() => {}}
+      />,
+    );
+    expect(diff).toContain('<details class="ca-reveal-diff" open="">');
+    expect(diff).toContain('⟨U+202E⟩');
+    // Outside approvals the raw input stays collapsed.
+    expect(
+      html(<ToolCallCard view={{ card: 'generic', title: 't', rawInput: {} }} status="done" />),
+    ).toContain('<details class="ca-raw-input">');
+  });
+});
+
 describe('TrustedHtmlView', () => {
   it('inserts branded HTML only', () => {
     expect(html(<TrustedHtmlView html={trustedHtml('<b>yes</b>')} />)).toContain('<b>yes</b>');
