@@ -241,12 +241,15 @@ function CallBody({
               <Text text={view.description} reveal={reveal} />
             </p>
           )}
-          <pre className="ca-terminal-command">
-            <span className="ca-terminal-prompt" aria-hidden="true">
-              ${' '}
-            </span>
-            <Text text={view.title} reveal={reveal} />
-          </pre>
+          {/* The header shows the command on one line; the exact text is repeated when that line is not all of it. */}
+          {reveal || /[\n\t]|\s{2}/.test(view.title) || view.title.length > 80 ? (
+            <pre className="ca-terminal-command">
+              <span className="ca-terminal-prompt" aria-hidden="true">
+                ${' '}
+              </span>
+              <Text text={view.title} reveal={reveal} />
+            </pre>
+          ) : null}
           {view.cwd === undefined ? null : (
             <p className="ca-terminal-cwd">
               in <Text text={view.cwd} reveal={reveal} inline />
