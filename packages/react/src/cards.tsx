@@ -87,7 +87,7 @@ function Locations({ locations, reveal }: { locations: unknown; reveal: boolean 
 }
 
 /** The terminal fallback of render-intent (`terminalFallbackText`): drawn as terminal output again. */
-const CONSOLE_FENCE = /^```console\n([\s\S]*)\n```$/;
+const CONSOLE_FENCE = /^(`{3,})console\n([\s\S]*)\n\1$/;
 
 function Content({ content, reveal }: { content: unknown; reveal: boolean }): ReactNode {
   if (!Array.isArray(content)) return null;
@@ -99,7 +99,7 @@ function Content({ content, reveal }: { content: unknown; reveal: boolean }): Re
         const fenced = block.type === 'text' && !reveal ? CONSOLE_FENCE.exec(block.text) : null;
         if (fenced !== null) {
           // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional
-          return <TerminalOutput key={i} output={fenced[1] ?? ''} />;
+          return <TerminalOutput key={i} output={fenced[2] ?? ''} />;
         }
         return block.type === 'text' ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional

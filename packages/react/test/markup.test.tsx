@@ -1,5 +1,6 @@
 import { toolResult } from '@codeagent/artifact-schema';
 import { trustedHtml } from '@codeagent/artifact-schema/safety';
+import { terminalFallbackText } from '@codeagent/render-intent';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import {
@@ -220,6 +221,20 @@ describe('ToolCallCard', () => {
     expect(out).toMatch(
       /<td class="ca-diff-no">10<\/td><td class="ca-diff-no"><\/td><td class="ca-diff-mark">-<\/td>/,
     );
+  });
+
+  it('draws a console-fenced generic result as terminal output, also with a longer fence', () => {
+    for (const output of ['\u001b[31mdenied\u001b[0m', 'has ``` inside\n']) {
+      const out = html(
+        <ToolCallCard
+          view={{ card: 'terminal', title: 'x' }}
+          result={{ card: 'generic', content: [{ type: 'text', text: terminalFallbackText(output) }] }}
+          status="failed"
+        />,
+      );
+      expect(out).toContain('<pre class="ca-terminal-output">');
+      expect(out).not.toContain('console');
+    }
   });
 
   it('shows each status', () => {
