@@ -46,6 +46,11 @@ describe('ToolResultView', () => {
     );
   });
 
+  it('says so when there is nothing to show', () => {
+    expect(html(<ToolResultView result={{ value: '', extra: {} }} />)).toContain('(no output)');
+    expect(html(<ToolResultView result={null} />)).toContain('(no output)');
+  });
+
   it('accepts a tool-result event', () => {
     const r = toolResult('v', { kind: 'error', payload: { message: 'boom', detail: 'stack' } });
     const event = {
