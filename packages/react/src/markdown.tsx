@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
-import { plainText, toText } from './text.js';
+import { CodeBlock } from './renderers/code.js';
+import { plainText, read, toText } from './text.js';
 import { safeHref } from './url.js';
 
 /** Props of {@link Markdown}. */
@@ -11,7 +12,29 @@ export interface MarkdownProps {
   className?: string | undefined;
 }
 
+/** The language and text of a fenced code block (`<pre><code class="language-x">`), from the hast node. */
+function fencedCode(node: unknown): { lang: string; text: string } | undefined {
+  const children = read(node, 'children');
+  const code: unknown = Array.isArray(children) ? children[0] : undefined;
+  if (read(code, 'tagName') !== 'code') return undefined;
+  const classes = read(read(code, 'properties'), 'className');
+  const language = Array.isArray(classes)
+    ? classes.map(String).find((c) => c.startsWith('language-'))
+    : undefined;
+  if (language === undefined) return undefined;
+  const parts = read(code, 'children');
+  const text = Array.isArray(parts)
+    ? parts.map((p) => (read(p, 'type') === 'text' ? toText(read(p, 'value')) : '')).join('')
+    : '';
+  return { lang: language.slice('language-'.length), text: text.endsWith('\n') ? text.slice(0, -1) : text };
+}
+
 const components: Components = {
+  // Fenced code with a language is highlighted like a code artifact (lazily, plain text first).
+  pre({ node, children }) {
+    const fenced = fencedCode(node);
+    return fenced === undefined ? <pre>{children}</pre> : <CodeBlock code={fenced.text} lang={fenced.lang} />;
+  },
   a({ href, children }) {
     const safe = safeHref(href);
     if (safe === undefined) return <span className="ca-md-link-blocked">{children}</span>;

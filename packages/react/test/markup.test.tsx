@@ -175,6 +175,15 @@ describe('Markdown', () => {
   });
 });
 
+describe('Markdown code fences', () => {
+  it('draws a fenced block with a language as a code block and keeps others plain', () => {
+    const out = html(<Markdown text={'```ts\nconst a = 1;\n```\n\n```\nplain <b>\n```'} />);
+    expect(out).toContain('<div class="ca-code" data-lang="typescript" data-highlighted="false">');
+    expect(out).toContain('<code>const a = 1;</code>');
+    expect(out).toContain('<pre><code>plain &lt;b&gt;\n</code></pre>');
+  });
+});
+
 describe('ToolCallCard', () => {
   it('renders a terminal card with SGR classes and an exit pill', () => {
     const out = html(
