@@ -225,6 +225,12 @@ describe('the codeagent-conformance CLI', () => {
     expect(accepted.code, accepted.stdout).toBe(0);
   }, 60_000);
 
+  it('runs the terminal renderer suite against a host', async () => {
+    const r = await exec(['--host', TS, '--suite', 'terminal-renderer', '--timeout', '30000']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/suite terminal-renderer, typescript reference host/);
+  }, 120_000);
+
   it('usage errors are one line and a hint, exit 2', async () => {
     const missing = await exec([]);
     expect(missing.code).toBe(2);
