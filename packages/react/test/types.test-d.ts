@@ -13,6 +13,8 @@ import type {
 } from '../src/index.ts';
 import { createRendererRegistry, parseSgr } from '../src/index.ts';
 
+const Renderer = (_props: ArtifactRendererProps): ReactNode => null;
+
 describe('public types', () => {
   it('closes the status and decision unions', () => {
     expectTypeOf<ToolCallStatus>().toEqualTypeOf<'pending' | 'running' | 'done' | 'failed' | 'denied'>();
@@ -30,7 +32,6 @@ describe('public types', () => {
   });
 
   it('lets any component of the renderer props be a renderer', () => {
-    const Renderer = (_props: ArtifactRendererProps): ReactNode => null;
     expectTypeOf(Renderer).toExtend<ArtifactRenderer>();
     expectTypeOf(createRendererRegistry({ chart: Renderer })).toEqualTypeOf<RendererRegistry>();
     // @ts-expect-error a renderer must accept the renderer props
