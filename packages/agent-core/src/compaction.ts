@@ -505,20 +505,28 @@ export class Compactor {
   /**
    * Prompt-too-long recovery: drops whole oldest rounds (never the last one): at least half of the
    * older rounds, then more until the estimate is under the threshold (and under the provider's own
-   * figures when its message has them). Returns `null` when nothing can be dropped.
+   * figures when its message has them). One pass: suffix sums over the cached message estimates, so
+   * the cost is linear in the history. `overheadTokens` is what every request pays besides its messages
+   * (system prompt, tool definitions). Returns `null` when nothing can be dropped.
    */
   dropOldest(
     messages: readonly ModelMessage[],
-    estimate: (m: readonly ModelMessage[]) => number,
+    overheadTokens: number,
     beforeTokens: number,
     providerMessage = '',
   ): CompactionOutcome | null {
     const starts = roundStarts(messages);
     if (starts.length < 2) return null;
     const droppable = starts.length - 1;
+    // suffix[i] = tokens of messages[i..]; the estimate of messages.slice(i) is overhead + suffix[i].
+    const suffix = new Float64Array(messages.length + 1);
+    for (let i = messages.length - 1; i >= 0; i--) {
+      suffix[i] = (suffix[i + 1] ?? 0) + estimateMessageTokens(messages[i] as ModelMessage);
+    }
+    const estimateFrom = (i: number) => overheadTokens + (suffix[i] ?? 0);
     // When the provider says "N tokens > M", aim for M/N of our estimate with a 10% margin.
-    const figures = /(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)/i.exec(providerMessage);
-    const all = estimate(messages);
+    const figures = /(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)/i.exec(providerMessage.slice(0, 10_000));
+    const all = estimateFrom(0);
     let target = this.threshold;
     if (figures) {
       const actual = Number(figures[1]?.replace(/,/g, ''));
@@ -527,7 +535,7 @@ export class Compactor {
         target = Math.min(target, Math.floor(all * (limit / actual) * 0.9));
     }
     let k = Math.ceil(droppable / 2);
-    while (k < droppable && estimate(messages.slice(starts[k])) >= target) k++;
+    while (k < droppable && estimateFrom(starts[k] ?? 0) >= target) k++;
     const cut = starts[k] ?? 0;
     const kept = messages.slice(cut);
     assertToolPairs(kept, 'drop-oldest');
@@ -542,7 +550,7 @@ export class Compactor {
         action: 'drop-oldest',
         reason: 'the provider rejected the prompt as too long',
         beforeTokens,
-        afterTokens: estimate(kept),
+        afterTokens: estimateFrom(cut),
         threshold: this.threshold,
         dropped,
       },

@@ -357,8 +357,16 @@ describe('Compactor', () => {
           // The last user turn is always kept verbatim.
           const last = roundStarts(history).at(-1) ?? 0;
           expect(out.messages.slice(-(history.length - last))).toEqual(history.slice(last));
-          const dropped = c.dropOldest(history, est, est(history));
-          if (dropped) expect(validateToolPairs(dropped.messages)).toEqual([]);
+          const dropped = c.dropOldest(history, 0, est(history));
+          if (dropped) {
+            expect(validateToolPairs(dropped.messages)).toEqual([]);
+            // The one-pass suffix sums give the same figure as estimating the kept messages.
+            expect(dropped.decision.afterTokens).toBe(est(dropped.messages));
+            const kept = history.length - dropped.messages.length;
+            // Whole rounds only: what is kept starts a round and is a suffix of the history.
+            expect(roundStarts(history)).toContain(kept);
+            expect(dropped.messages).toEqual(history.slice(kept));
+          }
         },
       ),
       { numRuns: 150 },
