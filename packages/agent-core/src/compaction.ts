@@ -185,13 +185,17 @@ function toolIdsOf(m: ModelMessage): string[] {
 }
 
 /** The dropped record of a whole message. */
-export function droppedMessage(m: ModelMessage, index: number): DroppedItem {
+export function droppedMessage(
+  m: ModelMessage,
+  index: number,
+  tokens = estimateMessageTokens(m),
+): DroppedItem {
   const text = textOf(m).replace(/\s+/g, ' ').trim();
   return {
     kind: 'message',
     index,
     role: m.role,
-    tokens: estimateMessageTokens(m),
+    tokens,
     preview: text.length > 200 ? `${text.slice(0, 199)}…` : text,
     toolCallIds: toolIdsOf(m),
   };
@@ -519,9 +523,11 @@ export class Compactor {
     if (starts.length < 2) return null;
     const droppable = starts.length - 1;
     // suffix[i] = tokens of messages[i..]; the estimate of messages.slice(i) is overhead + suffix[i].
+    const tokens = new Float64Array(messages.length);
     const suffix = new Float64Array(messages.length + 1);
     for (let i = messages.length - 1; i >= 0; i--) {
-      suffix[i] = (suffix[i + 1] ?? 0) + estimateMessageTokens(messages[i] as ModelMessage);
+      tokens[i] = estimateMessageTokens(messages[i] as ModelMessage);
+      suffix[i] = (suffix[i + 1] ?? 0) + (tokens[i] ?? 0);
     }
     const estimateFrom = (i: number) => overheadTokens + (suffix[i] ?? 0);
     // When the provider says "N tokens > M", aim for M/N of our estimate with a 10% margin.
@@ -542,7 +548,7 @@ export class Compactor {
     const dropped: DroppedItem[] = [];
     for (let i = 0; i < cut; i++) {
       const m = messages[i];
-      if (m) dropped.push(droppedMessage(m, i));
+      if (m) dropped.push(droppedMessage(m, i, tokens[i]));
     }
     return {
       messages: kept,

@@ -24,15 +24,20 @@ export interface SkillsOptions {
 }
 
 /**
- * What {@link CodeagentClient.expandSlashCommand} made of an input: `skill` (the input now carries the
- * skill's prompt), `none` (no slash command, not a discovered skill, or slash commands are off: the input
- * is unchanged, so a host's own `/compact` passes through), or `failed` (a skill of that name exists but
- * could not be loaded; the input is unchanged).
+ * What `client.expandSlashCommand` made of an input: `skill` (the input now carries the skill's prompt);
+ * `none` (not a slash command, or slash commands are off); `unknown` (`/name` names no discovered skill:
+ * a host command such as `/compact`, or a typo; `message` lists the skills there are); `failed` (the skill
+ * exists but could not be loaded). Only `skill` changes the input; a turn sends the others unchanged.
  */
 export type SlashExpansion =
   | { readonly kind: 'skill'; readonly name: string; readonly input: StreamInput }
   | { readonly kind: 'none'; readonly input: StreamInput }
-  | { readonly kind: 'failed'; readonly name: string; readonly message: string; readonly input: StreamInput };
+  | {
+      readonly kind: 'unknown' | 'failed';
+      readonly name: string;
+      readonly message: string;
+      readonly input: StreamInput;
+    };
 
 /** Where skills are discovered for one client. */
 interface SkillDiscovery {
@@ -105,8 +110,8 @@ export class SkillWiring {
       prompt = await loadSkillPrompt(command.name, { ...this.#discovery, args: command.args });
     } catch (e) {
       // Not a skill: host commands such as /compact pass through.
-      if (e instanceof SkillError && e.code === 'SKILL_NOT_FOUND') return { kind: 'none', input };
-      return { kind: 'failed', name: command.name, message: errorMessage(e), input };
+      const kind = e instanceof SkillError && e.code === 'SKILL_NOT_FOUND' ? 'unknown' : 'failed';
+      return { kind, name: command.name, message: errorMessage(e), input };
     }
     const expanded = `${text.trim()}\n\n<skill name="${command.name}">\n${prompt.trimEnd()}\n</skill>`;
     if (typeof input === 'string') return { kind: 'skill', name: command.name, input: expanded };
