@@ -5,6 +5,7 @@ import {
   type ToolResult,
   toolResult,
 } from '@codeagent/artifact-schema';
+import { BUILTIN_TOOL_META as LOCKED_TOOL_META } from '@codeagent/permission-gate';
 import type { ToolPresentation } from '@codeagent/render-intent';
 import { z } from 'zod';
 import { errnoCode, oneLine, ToolError } from './errors.js';
@@ -48,18 +49,28 @@ export interface BuiltinToolMeta {
   readonly primaryArgument?: string;
 }
 
-/** Capability metadata of every built-in tool (authoritative: hosts cannot downgrade it). */
-export const BUILTIN_TOOL_META: Readonly<Record<BuiltinToolName, BuiltinToolMeta>> = Object.freeze({
-  Read: { capability: 'read', set: 'files', primaryArgument: 'file_path' },
-  Write: { capability: 'write', set: 'files', primaryArgument: 'file_path' },
-  Edit: { capability: 'write', set: 'files', primaryArgument: 'file_path' },
-  Glob: { capability: 'read', set: 'files' },
-  Grep: { capability: 'read', set: 'files' },
-  Bash: { capability: 'exec', set: 'shell', primaryArgument: 'command' },
-  TodoWrite: { capability: 'read', set: 'todo' },
-  job_output: { capability: 'read', set: 'shell', primaryArgument: 'job_id' },
-  job_kill: { capability: 'exec', set: 'shell', primaryArgument: 'job_id' },
-});
+/** The built-in tools' names, in the order `builtinTools()` returns them. */
+const BUILTIN_TOOL_NAMES: readonly BuiltinToolName[] = [
+  'Read',
+  'Write',
+  'Edit',
+  'Glob',
+  'Grep',
+  'Bash',
+  'TodoWrite',
+  'job_output',
+  'job_kill',
+];
+
+/**
+ * Capability metadata of every built-in tool: read from the permission gate's locked table
+ * (`BUILTIN_TOOL_META` of `@codeagent/permission-gate`), the one place these facts are written.
+ */
+export const BUILTIN_TOOL_META: Readonly<Record<BuiltinToolName, BuiltinToolMeta>> = Object.freeze(
+  Object.fromEntries(
+    BUILTIN_TOOL_NAMES.map((name) => [name, LOCKED_TOOL_META[name] as BuiltinToolMeta]),
+  ) as Record<BuiltinToolName, BuiltinToolMeta>,
+);
 
 /** The artifact kind each built-in tool produces on success (Read gives `image` instead for an image file). */
 export const BUILTIN_ARTIFACT_KINDS: Readonly<Record<BuiltinToolName, ArtifactKindName>> = Object.freeze({

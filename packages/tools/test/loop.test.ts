@@ -167,7 +167,11 @@ describe('built-in tools in the agent loop', () => {
 
   it('the gate locks exactly the facts the tools declare (one table)', () => {
     for (const [name, meta] of Object.entries(BUILTIN_TOOL_META)) {
-      expect(GATE_BUILTIN_TOOL_META[name], name).toEqual(meta);
+      expect(GATE_BUILTIN_TOOL_META[name as keyof typeof GATE_BUILTIN_TOOL_META], name).toBe(meta);
     }
+    // Locked besides: the skills package's use_skill and the reserved WebFetch name.
+    expect(Object.keys(GATE_BUILTIN_TOOL_META).sort()).toEqual(
+      [...Object.keys(BUILTIN_TOOL_META), 'use_skill', 'WebFetch'].sort(),
+    );
   });
 });
