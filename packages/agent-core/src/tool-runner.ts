@@ -59,6 +59,14 @@ export function isErrorResult(result: ToolResult, artifact: ToolArtifact | null)
   return (e !== undefined && e !== null && e !== false) || artifact?.status === 'error';
 }
 
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return (
+    (typeof x === 'object' || typeof x === 'function') &&
+    x !== null &&
+    typeof (x as { then?: unknown }).then === 'function'
+  );
+}
+
 /** Tokens the tool definitions add to every request (name, description, input JSON Schema). */
 function toolDefinitionTokens(tool: AgentTool<unknown>, schema: unknown): number {
   let chars = tool.name.length + tool.description.length;
@@ -347,11 +355,10 @@ export class ToolRunner {
     }
     let output: unknown;
     try {
-      // A tool that ignores its signal must not hold an interrupted turn open.
-      const running = Promise.resolve().then(() =>
-        tool.execute(args, { callId, name: tool.name, signal, cwd: this.#cwd, intent }),
-      );
-      output = await turn.race(running, signal);
+      if (signal.aborted) throw abortError();
+      output = tool.execute(args, { callId, name: tool.name, signal, cwd: this.#cwd, intent });
+      // A tool that ignores its signal must not hold an interrupted turn open; a synchronous one is done.
+      if (isThenable(output)) output = await turn.race(Promise.resolve(output), signal);
     } catch (e) {
       if (signal.aborted || isAbortError(e)) throw e;
       return ToolOutcome.failure(`Error: ${errorMessage(e)}`, errorMessage(e), errorMessage(e));
