@@ -183,6 +183,34 @@ async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
   }
 }
 
+/** What differs between the built-in tools; {@link builtinTool} supplies the rest. */
+interface BuiltinToolSpec<Args> {
+  /** What the tool does, for the model. */
+  readonly description: string;
+  /** The tool's input schema (with `_intent`); `run` gets its parsed output. */
+  readonly inputSchema: z.ZodType<Args>;
+  /** Does the work; a thrown error becomes an error result with a one-line value. */
+  readonly run: (input: Args, ctx: Partial<ToolContext> | undefined) => Promise<ToolResult>;
+}
+
+/**
+ * The one skeleton of every built-in tool: the permission facts from the locked table, validated input,
+ * errors as results, and the render-intent presenters of that tool.
+ */
+function builtinTool<Args>(s: Shared, name: BuiltinToolName, spec: BuiltinToolSpec<Args>): AgentTool<Args> {
+  const presenter = s.presenters[name];
+  return defineTool<Args>({
+    name,
+    description: spec.description,
+    inputSchema: spec.inputSchema,
+    capability: BUILTIN_TOOL_META[name],
+    execute: (args, ctx?: Partial<ToolContext>) =>
+      guarded(() => spec.run(parse(spec.inputSchema, args, name), ctx)),
+    presentCall: (args) => presenter.presentCall?.(args),
+    presentResult: (args, result) => presenter.presentResult?.(args, result),
+  });
+}
+
 function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
   const r = schema.safeParse(args);
   if (r.success) return r.data;
@@ -201,44 +229,38 @@ const ReadSchema = z.object({
 /** Creates the Read tool: a `code` artifact and `cat -n` numbered lines for the model (an `image` artifact for images). */
 export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs> {
   const s = shared(options);
-  return defineTool<ReadArgs>({
-    name: 'Read',
+  return builtinTool<ReadArgs>(s, 'Read', {
     description:
       'Read a text file. Returns lines numbered like `cat -n` (number, tab, line). Reads up to 2000 lines by default; use offset and limit for large files. PNG, JPEG, GIF and WebP images are shown to the user as an image. Refuses other binary files and paths outside the workspace.',
     inputSchema: ReadSchema,
-    capability: BUILTIN_TOOL_META.Read,
-    execute: (args) =>
-      guarded(async () => {
-        const input = parse(ReadSchema, args, 'Read');
-        const image = await readImageFile(s.workspace, input, s.options.read);
-        if (image !== undefined) {
-          return success(
-            image.value,
-            'image',
-            { images: [{ mime: image.mime, b64: image.b64 }] },
-            `Read ${image.displayPath}`,
-            'image',
-          );
-        }
-        const out = await readTextFile(s.workspace, input, s.options.read);
-        const range = out.endLine >= out.startLine ? ` (${out.startLine} - ${out.endLine})` : '';
+    run: async (input) => {
+      const image = await readImageFile(s.workspace, input, s.options.read);
+      if (image !== undefined) {
         return success(
-          out.value,
-          'code',
-          {
-            text: out.text,
-            lang: out.lang,
-            filename: out.displayPath,
-            startLine: out.startLine,
-            endLine: out.endLine,
-            totalLines: out.totalLines ?? null,
-          },
-          `Read ${out.displayPath}${range}`,
-          'file',
+          image.value,
+          'image',
+          { images: [{ mime: image.mime, b64: image.b64 }] },
+          `Read ${image.displayPath}`,
+          'image',
         );
-      }),
-    presentCall: (args) => s.presenters.Read.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Read.presentResult?.(args, result),
+      }
+      const out = await readTextFile(s.workspace, input, s.options.read);
+      const range = out.endLine >= out.startLine ? ` (${out.startLine} - ${out.endLine})` : '';
+      return success(
+        out.value,
+        'code',
+        {
+          text: out.text,
+          lang: out.lang,
+          filename: out.displayPath,
+          startLine: out.startLine,
+          endLine: out.endLine,
+          totalLines: out.totalLines ?? null,
+        },
+        `Read ${out.displayPath}${range}`,
+        'file',
+      );
+    },
   });
 }
 
@@ -266,19 +288,14 @@ function fileChangeResult(out: FileChangeOutcome, title: string): ToolResult {
 /** Creates the Write tool: creates or overwrites a file; a `diff` artifact and an applied-hunk result view. */
 export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteArgs> {
   const s = shared(options);
-  return defineTool<WriteArgs>({
-    name: 'Write',
+  return builtinTool<WriteArgs>(s, 'Write', {
     description:
       'Create a file or overwrite it with the given content (parent directories are created). Prefer Edit to change part of an existing file.',
     inputSchema: WriteSchema,
-    capability: BUILTIN_TOOL_META.Write,
-    execute: (args) =>
-      guarded(async () => {
-        const out = await writeTextFile(s.workspace, parse(WriteSchema, args, 'Write'), s.options.files);
-        return fileChangeResult(out, `Write ${out.displayPath}`);
-      }),
-    presentCall: (args) => s.presenters.Write.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Write.presentResult?.(args, result),
+    run: async (input) => {
+      const out = await writeTextFile(s.workspace, input, s.options.files);
+      return fileChangeResult(out, `Write ${out.displayPath}`);
+    },
   });
 }
 
@@ -295,19 +312,14 @@ const EditSchema = z.object({
 /** Creates the Edit tool: exact string replacement; a non-unique or missing `old_string` is a clear error. */
 export function createEditTool(options: BuiltinToolsOptions): AgentTool<EditArgs> {
   const s = shared(options);
-  return defineTool<EditArgs>({
-    name: 'Edit',
+  return builtinTool<EditArgs>(s, 'Edit', {
     description:
       'Replace exact text in a file. old_string must match the file exactly (copy it from Read output without the line-number prefix) and occur once, unless replace_all is true. An empty old_string creates a new file.',
     inputSchema: EditSchema,
-    capability: BUILTIN_TOOL_META.Edit,
-    execute: (args) =>
-      guarded(async () => {
-        const out = await editTextFile(s.workspace, parse(EditSchema, args, 'Edit'), s.options.files);
-        return fileChangeResult(out, `Edit ${out.displayPath}`);
-      }),
-    presentCall: (args) => s.presenters.Edit.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Edit.presentResult?.(args, result),
+    run: async (input) => {
+      const out = await editTextFile(s.workspace, input, s.options.files);
+      return fileChangeResult(out, `Edit ${out.displayPath}`);
+    },
   });
 }
 
@@ -333,20 +345,14 @@ const GlobSchema = z.object({
 /** Creates the Glob tool: files matching a pattern, newest first, as a `table` artifact. */
 export function createGlobTool(options: BuiltinToolsOptions): AgentTool<GlobArgs> {
   const s = shared(options);
-  return defineTool<GlobArgs>({
-    name: 'Glob',
+  return builtinTool<GlobArgs>(s, 'Glob', {
     description:
       'Find files by glob pattern (e.g. "**/*.ts"). Returns matching paths, most recently modified first. Honours .gitignore.',
     inputSchema: GlobSchema,
-    capability: BUILTIN_TOOL_META.Glob,
-    execute: (args, ctx?: Partial<ToolContext>) =>
-      guarded(async () => {
-        const parsed = parse(GlobSchema, args, 'Glob');
-        const out = await globFiles(s.workspace, parsed, s.options.search, ctx?.signal);
-        return searchResult(out, `Glob ${parsed.pattern}`);
-      }),
-    presentCall: (args) => s.presenters.Glob.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Glob.presentResult?.(args, result),
+    run: async (parsed, ctx) => {
+      const out = await globFiles(s.workspace, parsed, s.options.search, ctx?.signal);
+      return searchResult(out, `Glob ${parsed.pattern}`);
+    },
   });
 }
 
@@ -367,20 +373,14 @@ const GrepSchema = z.object({
 /** Creates the Grep tool: a regex search over files (honouring .gitignore), capped, as a `table` artifact. */
 export function createGrepTool(options: BuiltinToolsOptions): AgentTool<GrepArgs> {
   const s = shared(options);
-  return defineTool<GrepArgs>({
-    name: 'Grep',
+  return builtinTool<GrepArgs>(s, 'Grep', {
     description:
       'Search file contents with a regular expression. Honours .gitignore, skips binary files, and caps the number of results; narrow with path or glob.',
     inputSchema: GrepSchema,
-    capability: BUILTIN_TOOL_META.Grep,
-    execute: (args, ctx?: Partial<ToolContext>) =>
-      guarded(async () => {
-        const parsed = parse(GrepSchema, args, 'Grep');
-        const out = await grepFiles(s.workspace, parsed, s.options.search, ctx?.signal);
-        return searchResult(out, `Grep /${parsed.pattern}/`);
-      }),
-    presentCall: (args) => s.presenters.Grep.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Grep.presentResult?.(args, result),
+    run: async (parsed, ctx) => {
+      const out = await grepFiles(s.workspace, parsed, s.options.search, ctx?.signal);
+      return searchResult(out, `Grep /${parsed.pattern}/`);
+    },
   });
 }
 
@@ -437,64 +437,58 @@ export function createBashTool(options: BuiltinToolsOptions): AgentTool<BashArgs
   const limits = s.options.bash ?? {};
   const defaultTimeout = limits.defaultTimeoutMs ?? 120_000;
   const maxTimeout = limits.maxTimeoutMs ?? 600_000;
-  return defineTool<BashArgs>({
-    name: 'Bash',
+  return builtinTool<BashArgs>(s, 'Bash', {
     description: `Run a shell command with bash in the working directory and return its combined stdout and stderr (long output keeps its start and end). Default timeout ${defaultTimeout} ms, at most ${maxTimeout} ms. Use run_in_background for servers and watchers. Prefer Read, Glob and Grep over cat, find and grep.`,
     inputSchema: BashSchema,
-    capability: BUILTIN_TOOL_META.Bash,
-    execute: (args, ctx?: Partial<ToolContext>) =>
-      guarded(async () => {
-        const parsed = parse(BashSchema, args, 'Bash');
-        if (parsed.run_in_background === true) {
-          const job = s.jobs.start(parsed.command, { cwd: s.workspace.cwd, env: s.options.env });
-          const value = `Started background job ${job.id} (pid ${job.pid ?? 'unknown'}). Read its output with job_output {"job_id": "${job.id}"}; stop it with job_kill.`;
-          return success(
-            value,
-            'code',
-            { text: parsed.command, lang: 'bash', output: '', jobId: job.id },
-            parsed.command,
-            'terminal',
-            {
-              output: value,
-            },
-          );
-        }
-        const timeoutMs = Math.min(parsed.timeout ?? defaultTimeout, maxTimeout);
-        const r = await runCommand(parsed.command, {
-          cwd: s.workspace.cwd,
-          timeoutMs,
-          maxOutputBytes: limits.maxOutputBytes ?? 30_000,
-          signal: ctx?.signal,
-          env: s.options.env,
-          killGraceMs: limits.killGraceMs,
-          shell: limits.shell,
-        });
-        const value = bashValue(r.plain, r, timeoutMs);
-        const meta = { output: r.output, exitCode: r.exitCode, signal: r.signal };
-        const payload = {
-          text: parsed.command,
-          lang: 'bash',
-          output: r.output,
-          exitCode: r.exitCode,
-          signal: r.signal,
-          timedOut: r.timedOut,
-          totalBytes: r.totalBytes,
-          droppedBytes: r.droppedBytes,
-        };
-        const result = toolResult(value, {
-          kind: 'code',
-          payload,
-          title: parsed.command,
-          icon: 'terminal',
-          status: r.timedOut || r.aborted ? 'error' : 'success',
-        });
-        return withPresentationMeta(
-          r.timedOut || r.aborted ? { ...result, error: value.split('\n').pop() } : result,
-          meta,
+    run: async (parsed, ctx) => {
+      if (parsed.run_in_background === true) {
+        const job = s.jobs.start(parsed.command, { cwd: s.workspace.cwd, env: s.options.env });
+        const value = `Started background job ${job.id} (pid ${job.pid ?? 'unknown'}). Read its output with job_output {"job_id": "${job.id}"}; stop it with job_kill.`;
+        return success(
+          value,
+          'code',
+          { text: parsed.command, lang: 'bash', output: '', jobId: job.id },
+          parsed.command,
+          'terminal',
+          {
+            output: value,
+          },
         );
-      }),
-    presentCall: (args) => s.presenters.Bash.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Bash.presentResult?.(args, result),
+      }
+      const timeoutMs = Math.min(parsed.timeout ?? defaultTimeout, maxTimeout);
+      const r = await runCommand(parsed.command, {
+        cwd: s.workspace.cwd,
+        timeoutMs,
+        maxOutputBytes: limits.maxOutputBytes ?? 30_000,
+        signal: ctx?.signal,
+        env: s.options.env,
+        killGraceMs: limits.killGraceMs,
+        shell: limits.shell,
+      });
+      const value = bashValue(r.plain, r, timeoutMs);
+      const meta = { output: r.output, exitCode: r.exitCode, signal: r.signal };
+      const payload = {
+        text: parsed.command,
+        lang: 'bash',
+        output: r.output,
+        exitCode: r.exitCode,
+        signal: r.signal,
+        timedOut: r.timedOut,
+        totalBytes: r.totalBytes,
+        droppedBytes: r.droppedBytes,
+      };
+      const result = toolResult(value, {
+        kind: 'code',
+        payload,
+        title: parsed.command,
+        icon: 'terminal',
+        status: r.timedOut || r.aborted ? 'error' : 'success',
+      });
+      return withPresentationMeta(
+        r.timedOut || r.aborted ? { ...result, error: value.split('\n').pop() } : result,
+        meta,
+      );
+    },
   });
 }
 
@@ -521,60 +515,48 @@ const jobState = (info: JobInfo): string =>
 /** Creates job_output: the output a background job wrote since the last read, and its state. */
 export function createJobOutputTool(options: BuiltinToolsOptions): AgentTool<JobArgs> {
   const s = shared(options);
-  return defineTool<JobArgs>({
-    name: 'job_output',
+  return builtinTool<JobArgs>(s, 'job_output', {
     description:
       'Read the output a background Bash job wrote since the previous read, and whether it is still running.',
     inputSchema: JobSchema,
-    capability: BUILTIN_TOOL_META.job_output,
-    execute: (args) =>
-      guarded(async () => {
-        const { job_id } = parse(JobSchema, args, 'job_output');
-        const { info, output } = s.jobs.read(job_id);
-        const plain = toPlainText(output.text).replace(/\n+$/, '');
-        const value = `${plain === '' ? '(no new output)' : plain}\n${jobState(info)}`;
-        return success(
-          value,
-          'code',
-          {
-            text: info.command,
-            lang: 'bash',
-            output: output.text,
-            status: info.status,
-            exitCode: info.exitCode,
-            signal: info.signal,
-          },
-          `Output of ${info.id}`,
-          'terminal',
-          { output: output.text },
-        );
-      }),
-    presentCall: (args) => s.presenters.job_output.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.job_output.presentResult?.(args, result),
+    run: async ({ job_id }) => {
+      const { info, output } = s.jobs.read(job_id);
+      const plain = toPlainText(output.text).replace(/\n+$/, '');
+      const value = `${plain === '' ? '(no new output)' : plain}\n${jobState(info)}`;
+      return success(
+        value,
+        'code',
+        {
+          text: info.command,
+          lang: 'bash',
+          output: output.text,
+          status: info.status,
+          exitCode: info.exitCode,
+          signal: info.signal,
+        },
+        `Output of ${info.id}`,
+        'terminal',
+        { output: output.text },
+      );
+    },
   });
 }
 
 /** Creates job_kill: stops a background job's whole process group. */
 export function createJobKillTool(options: BuiltinToolsOptions): AgentTool<JobArgs> {
   const s = shared(options);
-  return defineTool<JobArgs>({
-    name: 'job_kill',
+  return builtinTool<JobArgs>(s, 'job_kill', {
     description: 'Stop a background Bash job and every process it started.',
     inputSchema: JobSchema,
-    capability: BUILTIN_TOOL_META.job_kill,
-    execute: (args) =>
-      guarded(async () => {
-        const { job_id } = parse(JobSchema, args, 'job_kill');
-        const before = s.jobs.list().find((j) => j.id === job_id);
-        const info = await s.jobs.kill(job_id);
-        const value =
-          before?.status === 'running'
-            ? `Stopped ${info.id}. ${jobState(info)}`
-            : `${info.id} was not running. ${jobState(info)}`;
-        return success(value, 'text', { text: value }, `Stop ${info.id}`, 'terminal');
-      }),
-    presentCall: (args) => s.presenters.job_kill.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.job_kill.presentResult?.(args, result),
+    run: async ({ job_id }) => {
+      const before = s.jobs.list().find((j) => j.id === job_id);
+      const info = await s.jobs.kill(job_id);
+      const value =
+        before?.status === 'running'
+          ? `Stopped ${info.id}. ${jobState(info)}`
+          : `${info.id} was not running. ${jobState(info)}`;
+      return success(value, 'text', { text: value }, `Stop ${info.id}`, 'terminal');
+    },
   });
 }
 
@@ -594,38 +576,32 @@ const TodoSchema = z.object({
 /** Creates TodoWrite: replaces the session's todo list; a `table` artifact and a checklist value. */
 export function createTodoWriteTool(options: BuiltinToolsOptions): AgentTool<TodoWriteArgs> {
   const s = shared(options);
-  return defineTool<TodoWriteArgs>({
-    name: 'TodoWrite',
+  return builtinTool<TodoWriteArgs>(s, 'TodoWrite', {
     description:
       'Replace your todo list for this session. Use it for multi-step work: keep exactly one item in_progress and mark items completed as soon as they are done.',
     inputSchema: TodoSchema,
-    capability: BUILTIN_TOOL_META.TodoWrite,
-    execute: (args) =>
-      guarded(async () => {
-        const { todos } = parse(TodoSchema, args, 'TodoWrite');
-        const value = s.todos.write(todos);
-        const rows = todos.map((t) => ({
-          content: t.content,
-          status: t.status,
-          activeForm: t.activeForm ?? null,
-        }));
-        return success(
-          value,
-          'table',
-          {
-            df: rows,
-            columns: [
-              { name: 'content', type: 'string' },
-              { name: 'status', type: 'string' },
-              { name: 'activeForm', type: 'string' },
-            ],
-          },
-          'Todos',
-          'checklist',
-        );
-      }),
-    presentCall: (args) => s.presenters.TodoWrite.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.TodoWrite.presentResult?.(args, result),
+    run: async ({ todos }) => {
+      const value = s.todos.write(todos);
+      const rows = todos.map((t) => ({
+        content: t.content,
+        status: t.status,
+        activeForm: t.activeForm ?? null,
+      }));
+      return success(
+        value,
+        'table',
+        {
+          df: rows,
+          columns: [
+            { name: 'content', type: 'string' },
+            { name: 'status', type: 'string' },
+            { name: 'activeForm', type: 'string' },
+          ],
+        },
+        'Todos',
+        'checklist',
+      );
+    },
   });
 }
 
