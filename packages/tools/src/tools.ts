@@ -7,7 +7,7 @@ import {
 } from '@codeagent/artifact-schema';
 import { BUILTIN_TOOL_META as LOCKED_TOOL_META } from '@codeagent/permission-gate';
 import type { ToolPresentation } from '@codeagent/render-intent';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { errnoCode, oneLine, ToolError } from './errors.js';
 import {
   type EditArgs,
@@ -21,6 +21,7 @@ import { BackgroundJobs, type JobInfo } from './jobs.js';
 import { runCommand } from './process.js';
 import { type BuiltinToolName, createBuiltinPresentations } from './presenters.js';
 import { type ReadArgs, type ReadLimits, readImageFile, readTextFile } from './read.js';
+import { BUILTIN_INPUT_SCHEMAS } from './schemas.js';
 import {
   type GlobArgs,
   type GrepArgs,
@@ -150,11 +151,6 @@ const shared = (options: BuiltinToolsOptions): Shared => {
   };
 };
 
-const intent = z
-  .string()
-  .optional()
-  .describe('Optional: one short sentence telling the user why you make this call.');
-
 /** Builds a success result with its artifact and, when given, persisted presentation meta. */
 function success(
   value: string,
@@ -183,29 +179,37 @@ async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
   }
 }
 
+/** The arguments of a built-in tool, inferred from its input schema. */
+type ArgsOf<N extends BuiltinToolName> = z.infer<(typeof BUILTIN_INPUT_SCHEMAS)[N]>;
+
 /** What differs between the built-in tools; {@link builtinTool} supplies the rest. */
-interface BuiltinToolSpec<Args> {
+interface BuiltinToolSpec<N extends BuiltinToolName> {
   /** What the tool does, for the model. */
   readonly description: string;
-  /** The tool's input schema (with `_intent`); `run` gets its parsed output. */
-  readonly inputSchema: z.ZodType<Args>;
-  /** Does the work; a thrown error becomes an error result with a one-line value. */
-  readonly run: (input: Args, ctx: Partial<ToolContext> | undefined) => Promise<ToolResult>;
+  /** Does the work on the parsed input; a thrown error becomes an error result with a one-line value. */
+  readonly run: (input: ArgsOf<N>, ctx: Partial<ToolContext> | undefined) => Promise<ToolResult>;
 }
 
 /**
- * The one skeleton of every built-in tool: the permission facts from the locked table, validated input,
- * errors as results, and the render-intent presenters of that tool.
+ * The one skeleton of every built-in tool: by its name, the input schema (`BUILTIN_INPUT_SCHEMAS`), the
+ * permission facts from the gate's locked table and the render-intent presenters; validated input; errors
+ * as results.
  */
-function builtinTool<Args>(s: Shared, name: BuiltinToolName, spec: BuiltinToolSpec<Args>): AgentTool<Args> {
+function builtinTool<N extends BuiltinToolName>(
+  s: Shared,
+  name: N,
+  spec: BuiltinToolSpec<N>,
+): AgentTool<ArgsOf<N>> {
   const presenter = s.presenters[name];
-  return defineTool<Args>({
+  // TypeScript cannot narrow a generic index; ArgsOf<N> is by definition the output of this schema.
+  const inputSchema = BUILTIN_INPUT_SCHEMAS[name] as unknown as z.ZodType<ArgsOf<N>>;
+  return defineTool<ArgsOf<N>>({
     name,
     description: spec.description,
-    inputSchema: spec.inputSchema,
+    inputSchema,
     capability: BUILTIN_TOOL_META[name],
     execute: (args, ctx?: Partial<ToolContext>) =>
-      guarded(() => spec.run(parse(spec.inputSchema, args, name), ctx)),
+      guarded(() => spec.run(parse(inputSchema, args, name), ctx)),
     presentCall: (args) => presenter.presentCall?.(args),
     presentResult: (args, result) => presenter.presentResult?.(args, result),
   });
@@ -219,20 +223,12 @@ function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
   throw new ToolError('invalid_input', `Invalid ${tool} input: ${where}${issue?.message ?? 'bad arguments'}`);
 }
 
-const ReadSchema = z.object({
-  file_path: z.string().min(1).describe('The file to read: relative to the working directory, or absolute.'),
-  offset: z.number().int().min(0).optional().describe('1-based line number to start reading at.'),
-  limit: z.number().int().min(1).optional().describe('Number of lines to read (default 2000).'),
-  _intent: intent,
-});
-
 /** Creates the Read tool: a `code` artifact and `cat -n` numbered lines for the model (an `image` artifact for images). */
 export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs> {
   const s = shared(options);
-  return builtinTool<ReadArgs>(s, 'Read', {
+  return builtinTool(s, 'Read', {
     description:
       'Read a text file. Returns lines numbered like `cat -n` (number, tab, line). Reads up to 2000 lines by default; use offset and limit for large files. PNG, JPEG, GIF and WebP images are shown to the user as an image. Refuses other binary files and paths outside the workspace.',
-    inputSchema: ReadSchema,
     run: async (input) => {
       const image = await readImageFile(s.workspace, input, s.options.read);
       if (image !== undefined) {
@@ -264,12 +260,6 @@ export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs
   });
 }
 
-const WriteSchema = z.object({
-  file_path: z.string().min(1).describe('The file to create or overwrite.'),
-  content: z.string().describe('The complete new content of the file.'),
-  _intent: intent,
-});
-
 function fileChangeResult(out: FileChangeOutcome, title: string): ToolResult {
   // Diffable when both images were kept (a created file has no before-image by definition).
   const diffable = out.after !== null && (out.change === 'created' || out.before !== null);
@@ -288,10 +278,9 @@ function fileChangeResult(out: FileChangeOutcome, title: string): ToolResult {
 /** Creates the Write tool: creates or overwrites a file; a `diff` artifact and an applied-hunk result view. */
 export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteArgs> {
   const s = shared(options);
-  return builtinTool<WriteArgs>(s, 'Write', {
+  return builtinTool(s, 'Write', {
     description:
       'Create a file or overwrite it with the given content (parent directories are created). Prefer Edit to change part of an existing file.',
-    inputSchema: WriteSchema,
     run: async (input) => {
       const out = await writeTextFile(s.workspace, input, s.options.files);
       return fileChangeResult(out, `Write ${out.displayPath}`);
@@ -299,23 +288,12 @@ export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteAr
   });
 }
 
-const EditSchema = z.object({
-  file_path: z.string().min(1).describe('The file to edit.'),
-  old_string: z
-    .string()
-    .describe('The exact text to replace, including whitespace; must occur exactly once unless replace_all.'),
-  new_string: z.string().describe('The replacement text.'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence of old_string.'),
-  _intent: intent,
-});
-
 /** Creates the Edit tool: exact string replacement; a non-unique or missing `old_string` is a clear error. */
 export function createEditTool(options: BuiltinToolsOptions): AgentTool<EditArgs> {
   const s = shared(options);
-  return builtinTool<EditArgs>(s, 'Edit', {
+  return builtinTool(s, 'Edit', {
     description:
       'Replace exact text in a file. old_string must match the file exactly (copy it from Read output without the line-number prefix) and occur once, unless replace_all is true. An empty old_string creates a new file.',
-    inputSchema: EditSchema,
     run: async (input) => {
       const out = await editTextFile(s.workspace, input, s.options.files);
       return fileChangeResult(out, `Edit ${out.displayPath}`);
@@ -336,19 +314,12 @@ function searchResult(out: SearchOutcome, title: string): ToolResult {
   return success(out.value, 'table', { df: out.rows, columns: out.columns }, title, 'search', meta);
 }
 
-const GlobSchema = z.object({
-  pattern: z.string().min(1).describe('Glob such as "**/*.ts" or "src/**/*.{js,jsx}".'),
-  path: z.string().optional().describe('Directory to search (default: the working directory).'),
-  _intent: intent,
-});
-
 /** Creates the Glob tool: files matching a pattern, newest first, as a `table` artifact. */
 export function createGlobTool(options: BuiltinToolsOptions): AgentTool<GlobArgs> {
   const s = shared(options);
-  return builtinTool<GlobArgs>(s, 'Glob', {
+  return builtinTool(s, 'Glob', {
     description:
       'Find files by glob pattern (e.g. "**/*.ts"). Returns matching paths, most recently modified first. Honours .gitignore.',
-    inputSchema: GlobSchema,
     run: async (parsed, ctx) => {
       const out = await globFiles(s.workspace, parsed, s.options.search, ctx?.signal);
       return searchResult(out, `Glob ${parsed.pattern}`);
@@ -356,51 +327,18 @@ export function createGlobTool(options: BuiltinToolsOptions): AgentTool<GlobArgs
   });
 }
 
-const GrepSchema = z.object({
-  pattern: z.string().min(1).describe('JavaScript regular expression, matched against each line.'),
-  path: z.string().optional().describe('File or directory to search (default: the working directory).'),
-  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.tsx".'),
-  output_mode: z
-    .enum(['content', 'files_with_matches', 'count'])
-    .optional()
-    .describe(
-      'content (default): matching lines as path:line:text; files_with_matches: paths; count: path:count.',
-    ),
-  ignore_case: z.boolean().optional().describe('Case-insensitive matching.'),
-  _intent: intent,
-});
-
 /** Creates the Grep tool: a regex search over files (honouring .gitignore), capped, as a `table` artifact. */
 export function createGrepTool(options: BuiltinToolsOptions): AgentTool<GrepArgs> {
   const s = shared(options);
-  return builtinTool<GrepArgs>(s, 'Grep', {
+  return builtinTool(s, 'Grep', {
     description:
       'Search file contents with a regular expression. Honours .gitignore, skips binary files, and caps the number of results; narrow with path or glob.',
-    inputSchema: GrepSchema,
     run: async (parsed, ctx) => {
       const out = await grepFiles(s.workspace, parsed, s.options.search, ctx?.signal);
       return searchResult(out, `Grep /${parsed.pattern}/`);
     },
   });
 }
-
-const BashSchema = z.object({
-  command: z.string().min(1).describe('The command line, run with `bash -c` in the working directory.'),
-  description: z.string().optional().describe('What the command does, in 5-10 words, for the user.'),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('Timeout in milliseconds (default 120000, at most 600000).'),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe(
-      'Start as a background job and return at once; read it with job_output, stop it with job_kill.',
-    ),
-  _intent: intent,
-});
 
 /** Arguments of the Bash tool. */
 export interface BashArgs {
@@ -437,9 +375,8 @@ export function createBashTool(options: BuiltinToolsOptions): AgentTool<BashArgs
   const limits = s.options.bash ?? {};
   const defaultTimeout = limits.defaultTimeoutMs ?? 120_000;
   const maxTimeout = limits.maxTimeoutMs ?? 600_000;
-  return builtinTool<BashArgs>(s, 'Bash', {
+  return builtinTool(s, 'Bash', {
     description: `Run a shell command with bash in the working directory and return its combined stdout and stderr (long output keeps its start and end). Default timeout ${defaultTimeout} ms, at most ${maxTimeout} ms. Use run_in_background for servers and watchers. Prefer Read, Glob and Grep over cat, find and grep.`,
-    inputSchema: BashSchema,
     run: async (parsed, ctx) => {
       if (parsed.run_in_background === true) {
         const job = s.jobs.start(parsed.command, { cwd: s.workspace.cwd, env: s.options.env });
@@ -492,11 +429,6 @@ export function createBashTool(options: BuiltinToolsOptions): AgentTool<BashArgs
   });
 }
 
-const JobSchema = z.object({
-  job_id: z.string().min(1).describe('The id Bash returned when it started the job, e.g. "job-1".'),
-  _intent: intent,
-});
-
 /** Arguments of job_output and job_kill. */
 export interface JobArgs {
   /** The background job id. */
@@ -504,7 +436,6 @@ export interface JobArgs {
   /** Why the model calls the tool (ignored by the tool). */
   _intent?: string | undefined;
 }
-
 const jobState = (info: JobInfo): string =>
   info.status === 'running'
     ? `[${info.id} is still running]`
@@ -515,10 +446,9 @@ const jobState = (info: JobInfo): string =>
 /** Creates job_output: the output a background job wrote since the last read, and its state. */
 export function createJobOutputTool(options: BuiltinToolsOptions): AgentTool<JobArgs> {
   const s = shared(options);
-  return builtinTool<JobArgs>(s, 'job_output', {
+  return builtinTool(s, 'job_output', {
     description:
       'Read the output a background Bash job wrote since the previous read, and whether it is still running.',
-    inputSchema: JobSchema,
     run: async ({ job_id }) => {
       const { info, output } = s.jobs.read(job_id);
       const plain = toPlainText(output.text).replace(/\n+$/, '');
@@ -545,9 +475,8 @@ export function createJobOutputTool(options: BuiltinToolsOptions): AgentTool<Job
 /** Creates job_kill: stops a background job's whole process group. */
 export function createJobKillTool(options: BuiltinToolsOptions): AgentTool<JobArgs> {
   const s = shared(options);
-  return builtinTool<JobArgs>(s, 'job_kill', {
+  return builtinTool(s, 'job_kill', {
     description: 'Stop a background Bash job and every process it started.',
-    inputSchema: JobSchema,
     run: async ({ job_id }) => {
       const before = s.jobs.list().find((j) => j.id === job_id);
       const info = await s.jobs.kill(job_id);
@@ -560,26 +489,12 @@ export function createJobKillTool(options: BuiltinToolsOptions): AgentTool<JobAr
   });
 }
 
-const TodoSchema = z.object({
-  todos: z
-    .array(
-      z.object({
-        content: z.string().min(1).describe('What to do, imperative ("Run the tests").'),
-        status: z.enum(['pending', 'in_progress', 'completed']),
-        activeForm: z.string().optional().describe('Shown while in progress ("Running the tests").'),
-      }),
-    )
-    .describe('The complete list; it replaces the previous one.'),
-  _intent: intent,
-});
-
 /** Creates TodoWrite: replaces the session's todo list; a `table` artifact and a checklist value. */
 export function createTodoWriteTool(options: BuiltinToolsOptions): AgentTool<TodoWriteArgs> {
   const s = shared(options);
-  return builtinTool<TodoWriteArgs>(s, 'TodoWrite', {
+  return builtinTool(s, 'TodoWrite', {
     description:
       'Replace your todo list for this session. Use it for multi-step work: keep exactly one item in_progress and mark items completed as soon as they are done.',
-    inputSchema: TodoSchema,
     run: async ({ todos }) => {
       const value = s.todos.write(todos);
       const rows = todos.map((t) => ({
