@@ -359,6 +359,7 @@ export class ToolRunner {
       output = tool.execute(args, { callId, name: tool.name, signal, cwd: this.#cwd, intent });
       // A tool that ignores its signal must not hold an interrupted turn open; a synchronous one is done.
       if (isThenable(output)) output = await turn.race(Promise.resolve(output), signal);
+      else if (signal.aborted) throw abortError();
     } catch (e) {
       if (signal.aborted || isAbortError(e)) throw e;
       return ToolOutcome.failure(`Error: ${errorMessage(e)}`, errorMessage(e), errorMessage(e));

@@ -88,7 +88,11 @@ export class Turn {
 
   /** Resolves like `p`, or rejects with an AbortError as soon as `signal` (or the turn) aborts. */
   race<T>(p: Promise<T>, signal: AbortSignal = this.signal): Promise<T> {
-    if (signal.aborted) return Promise.reject(abortError());
+    if (signal.aborted) {
+      // Nobody waits for `p` any more; its late rejection must not surface as unhandled.
+      p.catch(() => undefined);
+      return Promise.reject(abortError());
+    }
     if (this.#aborted === null) {
       const aborted = new Promise<never>((_, reject) => {
         this.signal.addEventListener('abort', () => reject(abortError()), { once: true });
