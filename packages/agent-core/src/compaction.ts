@@ -164,15 +164,37 @@ export function roundStarts(messages: readonly ModelMessage[]): number[] {
   return starts;
 }
 
-function textOf(m: ModelMessage): string {
-  if (typeof m.content === 'string') return m.content;
+/** The text of a message (tool calls and results as placeholders); stops once it has `limit` characters. */
+function textOf(m: ModelMessage, limit = Number.POSITIVE_INFINITY): string {
+  if (typeof m.content === 'string') return m.content.length > limit ? m.content.slice(0, limit) : m.content;
   const out: string[] = [];
+  let n = 0;
   for (const part of m.content) {
-    if (part.type === 'text' || part.type === 'reasoning') out.push(part.text);
-    else if (part.type === 'tool-call') out.push(`[tool call ${part.toolName}]`);
-    else if (part.type === 'tool-result') out.push(`[tool result ${part.toolName}]`);
+    let t: string | undefined;
+    if (part.type === 'text' || part.type === 'reasoning') t = part.text;
+    else if (part.type === 'tool-call') t = `[tool call ${part.toolName}]`;
+    else if (part.type === 'tool-result') t = `[tool result ${part.toolName}]`;
+    if (t === undefined) continue;
+    out.push(t);
+    n += t.length + 1;
+    if (n > limit) break;
   }
-  return out.join(' ');
+  const joined = out.join(' ');
+  return joined.length > limit ? joined.slice(0, limit) : joined;
+}
+
+const PREVIEW_CHARS = 200;
+
+/**
+ * The first 200 characters of a message's text with whitespace collapsed. Reads a bounded prefix: a dropped
+ * 30 KB tool result costs as much as a short message (the full text only when the prefix is mostly blank).
+ */
+function previewOf(m: ModelMessage): string {
+  const limit = PREVIEW_CHARS * 4;
+  const raw = textOf(m, limit);
+  let text = raw.replace(/\s+/g, ' ').trim();
+  if (raw.length >= limit && text.length <= PREVIEW_CHARS) text = textOf(m).replace(/\s+/g, ' ').trim();
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
 }
 
 function toolIdsOf(m: ModelMessage): string[] {
@@ -190,13 +212,12 @@ export function droppedMessage(
   index: number,
   tokens = estimateMessageTokens(m),
 ): DroppedItem {
-  const text = textOf(m).replace(/\s+/g, ' ').trim();
   return {
     kind: 'message',
     index,
     role: m.role,
     tokens,
-    preview: text.length > 200 ? `${text.slice(0, 199)}…` : text,
+    preview: previewOf(m),
     toolCallIds: toolIdsOf(m),
   };
 }
