@@ -6,11 +6,13 @@ import {
   toolResultArtifact,
 } from '@codeagent/artifact-schema';
 import {
+  isShellGrammarLoaded,
   type PermissionGate,
   permissionDeniedMessage,
   type ToolMeta,
   type ToolMetaInput,
 } from '@codeagent/permission-gate';
+import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
 import {
   createToolPresenter,
   type PresenterIssue,
@@ -343,6 +345,13 @@ export class ToolRunner {
     const { intent, args } = splitIntent(input);
     const gate = this.#gate;
     if (gate) {
+      // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
+      if (!isShellGrammarLoaded()) {
+        await turn.race(
+          loadInstalledShellGrammar().catch(() => undefined),
+          signal,
+        );
+      }
       syncMeta(gate, tool);
       const check = () => gate.check({ id: callId, name: tool.name, input: args, signal });
       const run = this.#approvals.then(check, check);
