@@ -16,7 +16,7 @@ export {
   createBuiltinPresentations,
 } from './presenters.js';
 export type { ImageLimits, ReadArgs, ReadLimits } from './read.js';
-export type { GlobArgs, GrepArgs, GrepOutputMode, SearchLimits } from './search.js';
+export type { GlobArgs, GrepArgs, GrepOutputMode, ReadFilter, SearchLimits } from './search.js';
 export { type TodoItem, TodoList, type TodoStatus, type TodoWriteArgs } from './todo.js';
 export {
   BUILTIN_ARTIFACT_KINDS,

@@ -27,6 +27,8 @@ import {
   type GrepArgs,
   globFiles,
   grepFiles,
+  type ReadFilter,
+  readAllowed,
   type SearchLimits,
   type SearchOutcome,
 } from './search.js';
@@ -122,6 +124,18 @@ export interface BuiltinToolsOptions {
   search?: SearchLimits;
   /** Bash limits. */
   bash?: BashLimits;
+  /**
+   * Read-path permission for Read, Glob and Grep: called with each file's absolute lexical and real path; `false`
+   * makes Read refuse the file and the searches skip it (so `Read(**\/.env)` hides `.env` from Grep too). Hosts
+   * pass `(p) => gate.readRestriction(p) === null`. Default: every file inside the workspace.
+   */
+  readFilter?: ReadFilter;
+  /**
+   * Write-path check for Write and Edit, called with the real path when it differs from the path the call named
+   * (a symbolic link): `false` refuses the write, so a link cannot carry an approved write into protected
+   * configuration. Hosts pass `(p) => !gate.isProtectedPath(p)`. Default: no check.
+   */
+  writeFilter?: (absolutePath: string) => boolean;
 }
 
 interface Shared {
@@ -230,6 +244,12 @@ export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs
     description:
       'Read a text file. Returns lines numbered like `cat -n` (number, tab, line). Reads up to 2000 lines by default; use offset and limit for large files. PNG, JPEG, GIF and WebP images are shown to the user as an image. Refuses other binary files and paths outside the workspace.',
     run: async (input) => {
+      if (s.options.readFilter !== undefined) {
+        const r = await s.workspace.resolve(input.file_path);
+        if (!readAllowed(s.options.readFilter, r.absolute, r.real)) {
+          throw new ToolError('permission_denied', `Permission rules do not allow reading ${r.display}`);
+        }
+      }
       const image = await readImageFile(s.workspace, input, s.options.read);
       if (image !== undefined) {
         return success(
@@ -275,6 +295,26 @@ function fileChangeResult(out: FileChangeOutcome, title: string): ToolResult {
   );
 }
 
+/** Refuses a write that a symbolic link would carry to a path the host's `writeFilter` protects. */
+async function checkWriteTarget(s: Shared, filePath: string): Promise<void> {
+  const check = s.options.writeFilter;
+  if (check === undefined) return;
+  const r = await s.workspace.resolve(filePath);
+  if (r.real === r.absolute) return;
+  let ok = false;
+  try {
+    ok = check(r.real) === true;
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    throw new ToolError(
+      'permission_denied',
+      `${r.display} is a link to protected configuration (${r.real}); write that path by name so it can be approved`,
+    );
+  }
+}
+
 /** Creates the Write tool: creates or overwrites a file; a `diff` artifact and an applied-hunk result view. */
 export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteArgs> {
   const s = shared(options);
@@ -282,6 +322,7 @@ export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteAr
     description:
       'Create a file or overwrite it with the given content (parent directories are created). Prefer Edit to change part of an existing file.',
     run: async (input) => {
+      await checkWriteTarget(s, input.file_path);
       const out = await writeTextFile(s.workspace, input, s.options.files);
       return fileChangeResult(out, `Write ${out.displayPath}`);
     },
@@ -295,6 +336,7 @@ export function createEditTool(options: BuiltinToolsOptions): AgentTool<EditArgs
     description:
       'Replace exact text in a file. old_string must match the file exactly (copy it from Read output without the line-number prefix) and occur once, unless replace_all is true. An empty old_string creates a new file.',
     run: async (input) => {
+      await checkWriteTarget(s, input.file_path);
       const out = await editTextFile(s.workspace, input, s.options.files);
       return fileChangeResult(out, `Edit ${out.displayPath}`);
     },
@@ -321,7 +363,7 @@ export function createGlobTool(options: BuiltinToolsOptions): AgentTool<GlobArgs
     description:
       'Find files by glob pattern (e.g. "**/*.ts"). Returns matching paths, most recently modified first. Honours .gitignore.',
     run: async (parsed, ctx) => {
-      const out = await globFiles(s.workspace, parsed, s.options.search, ctx?.signal);
+      const out = await globFiles(s.workspace, parsed, s.options.search, ctx?.signal, s.options.readFilter);
       return searchResult(out, `Glob ${parsed.pattern}`);
     },
   });
@@ -334,7 +376,7 @@ export function createGrepTool(options: BuiltinToolsOptions): AgentTool<GrepArgs
     description:
       'Search file contents with a regular expression. Honours .gitignore, skips binary files, and caps the number of results; narrow with path or glob.',
     run: async (parsed, ctx) => {
-      const out = await grepFiles(s.workspace, parsed, s.options.search, ctx?.signal);
+      const out = await grepFiles(s.workspace, parsed, s.options.search, ctx?.signal, s.options.readFilter);
       return searchResult(out, `Grep /${parsed.pattern}/`);
     },
   });
