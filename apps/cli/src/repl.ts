@@ -1,7 +1,8 @@
 import { createInterface, type Interface } from 'node:readline';
 import { clean } from './clean.js';
 import { PERMISSION_MODES, type PermissionMode } from '@codeagent/permission-gate';
-import { listSkillsMeta, loadSkillPrompt, parseSlashCommand } from '@codeagent/skills';
+import { assertNever } from '@codeagent/render-intent';
+import { listSkillsMeta } from '@codeagent/skills';
 import type { CliHost, HostIO } from './host.js';
 import { describeCompaction } from './host.js';
 import { permissionsCommand, type PermissionsView } from './permissions.js';
@@ -192,16 +193,21 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
         out(l);
       return 'done';
     default: {
-      const slash = parseSlashCommand(line);
-      if (slash === null) {
-        out(`unknown command ${clean(command)} (try /help)`);
-        return 'done';
-      }
-      try {
-        return { prompt: await loadSkillPrompt(slash.name, { cwd: ctx.cwd, args: slash.args }) };
-      } catch (error) {
-        out(clean((error as Error).message));
-        return 'done';
+      // The client's own expansion decides; the turn then sends the line, which the client expands the
+      // same way for `-p`, so a skill reaches the model as one input whichever way it was typed.
+      const expansion = await ctx.host.client.expandSlashCommand(line);
+      switch (expansion.kind) {
+        case 'skill':
+          return { prompt: line };
+        case 'none':
+          out(`unknown command ${clean(command)} (try /help)`);
+          return 'done';
+        case 'unknown':
+        case 'failed':
+          out(clean(expansion.message));
+          return 'done';
+        default:
+          return assertNever(expansion);
       }
     }
   }

@@ -63,6 +63,13 @@ describe('the REPL with piped input', () => {
     const [file] = await readdir(join(root, 'data', 'sessions'));
     const saved = await readFile(join(root, 'data', 'sessions', String(file)), 'utf8');
     expect(saved).toContain('Say hello to Ada from Paris, all args: Ada Paris');
+    // The model input is the client's one expansion (the same text `-p '/say-hello Ada Paris'` sends).
+    expect(saved).toContain(
+      JSON.stringify('/say-hello Ada Paris\n\n<skill name="say-hello">\nSay hello to Ada from Paris').slice(
+        1,
+        -1,
+      ),
+    );
     expect(r.stdout).toMatch(/\d{4}-\d\d-\d\dT.*\/say-hello Ada Paris/);
   });
 });

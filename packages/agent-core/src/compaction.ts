@@ -164,15 +164,37 @@ export function roundStarts(messages: readonly ModelMessage[]): number[] {
   return starts;
 }
 
-function textOf(m: ModelMessage): string {
-  if (typeof m.content === 'string') return m.content;
+/** The text of a message (tool calls and results as placeholders); stops once it has `limit` characters. */
+function textOf(m: ModelMessage, limit = Number.POSITIVE_INFINITY): string {
+  if (typeof m.content === 'string') return m.content.length > limit ? m.content.slice(0, limit) : m.content;
   const out: string[] = [];
+  let n = 0;
   for (const part of m.content) {
-    if (part.type === 'text' || part.type === 'reasoning') out.push(part.text);
-    else if (part.type === 'tool-call') out.push(`[tool call ${part.toolName}]`);
-    else if (part.type === 'tool-result') out.push(`[tool result ${part.toolName}]`);
+    let t: string | undefined;
+    if (part.type === 'text' || part.type === 'reasoning') t = part.text;
+    else if (part.type === 'tool-call') t = `[tool call ${part.toolName}]`;
+    else if (part.type === 'tool-result') t = `[tool result ${part.toolName}]`;
+    if (t === undefined) continue;
+    out.push(t);
+    n += t.length + 1;
+    if (n > limit) break;
   }
-  return out.join(' ');
+  const joined = out.join(' ');
+  return joined.length > limit ? joined.slice(0, limit) : joined;
+}
+
+const PREVIEW_CHARS = 200;
+
+/**
+ * The first 200 characters of a message's text with whitespace collapsed. Reads a bounded prefix: a dropped
+ * 30 KB tool result costs as much as a short message (the full text only when the prefix is mostly blank).
+ */
+function previewOf(m: ModelMessage): string {
+  const limit = PREVIEW_CHARS * 4;
+  const raw = textOf(m, limit);
+  let text = raw.replace(/\s+/g, ' ').trim();
+  if (raw.length >= limit && text.length <= PREVIEW_CHARS) text = textOf(m).replace(/\s+/g, ' ').trim();
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
 }
 
 function toolIdsOf(m: ModelMessage): string[] {
@@ -185,14 +207,17 @@ function toolIdsOf(m: ModelMessage): string[] {
 }
 
 /** The dropped record of a whole message. */
-export function droppedMessage(m: ModelMessage, index: number): DroppedItem {
-  const text = textOf(m).replace(/\s+/g, ' ').trim();
+export function droppedMessage(
+  m: ModelMessage,
+  index: number,
+  tokens = estimateMessageTokens(m),
+): DroppedItem {
   return {
     kind: 'message',
     index,
     role: m.role,
-    tokens: estimateMessageTokens(m),
-    preview: text.length > 200 ? `${text.slice(0, 199)}…` : text,
+    tokens,
+    preview: previewOf(m),
     toolCallIds: toolIdsOf(m),
   };
 }
@@ -505,20 +530,30 @@ export class Compactor {
   /**
    * Prompt-too-long recovery: drops whole oldest rounds (never the last one): at least half of the
    * older rounds, then more until the estimate is under the threshold (and under the provider's own
-   * figures when its message has them). Returns `null` when nothing can be dropped.
+   * figures when its message has them). One pass: suffix sums over the cached message estimates, so
+   * the cost is linear in the history. `overheadTokens` is what every request pays besides its messages
+   * (system prompt, tool definitions). Returns `null` when nothing can be dropped.
    */
   dropOldest(
     messages: readonly ModelMessage[],
-    estimate: (m: readonly ModelMessage[]) => number,
+    overheadTokens: number,
     beforeTokens: number,
     providerMessage = '',
   ): CompactionOutcome | null {
     const starts = roundStarts(messages);
     if (starts.length < 2) return null;
     const droppable = starts.length - 1;
+    // suffix[i] = tokens of messages[i..]; the estimate of messages.slice(i) is overhead + suffix[i].
+    const tokens = new Float64Array(messages.length);
+    const suffix = new Float64Array(messages.length + 1);
+    for (let i = messages.length - 1; i >= 0; i--) {
+      tokens[i] = estimateMessageTokens(messages[i] as ModelMessage);
+      suffix[i] = (suffix[i + 1] ?? 0) + (tokens[i] ?? 0);
+    }
+    const estimateFrom = (i: number) => overheadTokens + (suffix[i] ?? 0);
     // When the provider says "N tokens > M", aim for M/N of our estimate with a 10% margin.
-    const figures = /(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)/i.exec(providerMessage);
-    const all = estimate(messages);
+    const figures = /(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)/i.exec(providerMessage.slice(0, 10_000));
+    const all = estimateFrom(0);
     let target = this.threshold;
     if (figures) {
       const actual = Number(figures[1]?.replace(/,/g, ''));
@@ -527,14 +562,14 @@ export class Compactor {
         target = Math.min(target, Math.floor(all * (limit / actual) * 0.9));
     }
     let k = Math.ceil(droppable / 2);
-    while (k < droppable && estimate(messages.slice(starts[k])) >= target) k++;
+    while (k < droppable && estimateFrom(starts[k] ?? 0) >= target) k++;
     const cut = starts[k] ?? 0;
     const kept = messages.slice(cut);
     assertToolPairs(kept, 'drop-oldest');
     const dropped: DroppedItem[] = [];
     for (let i = 0; i < cut; i++) {
       const m = messages[i];
-      if (m) dropped.push(droppedMessage(m, i));
+      if (m) dropped.push(droppedMessage(m, i, tokens[i]));
     }
     return {
       messages: kept,
@@ -542,7 +577,7 @@ export class Compactor {
         action: 'drop-oldest',
         reason: 'the provider rejected the prompt as too long',
         beforeTokens,
-        afterTokens: estimate(kept),
+        afterTokens: estimateFrom(cut),
         threshold: this.threshold,
         dropped,
       },

@@ -1,5 +1,5 @@
 import type { ToolArtifact } from '@codeagent/artifact-schema';
-import type { ToolCallView, ToolResultView } from '@codeagent/render-intent';
+import { assertNever, type ToolCallView, type ToolResultView } from '@codeagent/render-intent';
 import type { CompactionDecision } from './compaction.js';
 import type { StopReason } from './stop-reason.js';
 import type { Usage } from './usage.js';
@@ -165,17 +165,6 @@ export interface StreamCallbacks {
 export interface StreamOptions {
   /** Aborting ends the turn with `stopReason: 'interrupted'`. */
   readonly signal?: AbortSignal;
-}
-
-/** Throws for a value a closed union should never hold. */
-export function assertNever(value: never, context = 'switch'): never {
-  let shown: string;
-  try {
-    shown = JSON.stringify(value) ?? String(value);
-  } catch {
-    shown = String(value);
-  }
-  throw new Error(`unreachable variant in ${context}: ${shown}`);
 }
 
 /** Delivers one event to the matching callback (`end` has none: it is the promise's value). */

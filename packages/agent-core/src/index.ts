@@ -4,14 +4,7 @@
  *
  * @packageDocumentation
  */
-export {
-  CodeagentClient,
-  type CreateClientOptions,
-  createClient,
-  type DisplayFunction,
-  type Pricing,
-  type SkillsOptions,
-} from './client.js';
+export { CodeagentClient, createClient } from './client.js';
 export {
   CLEARED_TOOL_RESULT,
   COMPACTION_ACTIONS,
@@ -43,7 +36,9 @@ export {
   type UsageEvent,
 } from './events.js';
 export type { InputPart, StreamInput } from './input.js';
+export type { CreateClientOptions } from './options.js';
 export type { RetryOptions, SleepFunction } from './retry.js';
+export type { Pricing } from './session-state.js';
 export {
   type ParseSessionOptions,
   parseSession,
@@ -52,6 +47,7 @@ export {
   type SessionData,
   type ToolRecord,
 } from './session.js';
+export type { SkillsOptions, SlashExpansion } from './skill-wiring.js';
 export { STOP_REASONS, type StopReason } from './stop-reason.js';
 export { loadSession, stream, streamEvents } from './stream.js';
 export {
@@ -65,6 +61,7 @@ export {
   withPresentationMeta,
 } from './tool.js';
 export { registerToolMeta } from './tool-meta.js';
+export type { DisplayFunction } from './tool-runner.js';
 export {
   type TokenThresholds,
   tokenThresholds,

@@ -1,7 +1,13 @@
 import type { ToolResult } from '@codeagent/artifact-schema';
 import { PERMISSION_MODES, type PermissionMode } from '@codeagent/permission-gate';
 import type { ToolCallView, ToolResultView } from '@codeagent/render-intent';
-import { type ModelMessage, modelMessageSchema } from 'ai';
+import {
+  assistantModelMessageSchema,
+  type ModelMessage,
+  systemModelMessageSchema,
+  toolModelMessageSchema,
+  userModelMessageSchema,
+} from 'ai';
 import { z } from 'zod';
 import { COMPACTION_ACTIONS, type CompactionDecision, validateToolPairs } from './compaction.js';
 import { AgentCoreError } from './errors.js';
@@ -108,12 +114,43 @@ const sessionSchema = z.object({
   savedAt: z.string(),
   cwd: z.string().min(1),
   permissionMode: z.enum(PERMISSION_MODES as unknown as [PermissionMode, ...PermissionMode[]]),
-  messages: z.array(modelMessageSchema),
+  // Checked one message at a time below (see validateMessages).
+  messages: z.array(z.unknown()),
   toolResults: z.array(recordSchema),
   compactions: z.array(decisionSchema),
   compactionFailures: nonNegInt,
   lastReportedTokens: z.number().nonnegative(),
 });
+
+const MESSAGE_SCHEMAS = {
+  system: systemModelMessageSchema,
+  user: userModelMessageSchema,
+  assistant: assistantModelMessageSchema,
+  tool: toolModelMessageSchema,
+} as const;
+
+/**
+ * Validates each message on its own, by its role, against the AI SDK's schema of that role. One parse per
+ * message keeps the validator's per-parse state small and short-lived, so loading is linear in the
+ * history (one parse of the whole array keeps every message's state alive until it ends).
+ */
+function validateMessages(messages: readonly unknown[]): void {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    const role = typeof m === 'object' && m !== null ? (m as { role?: unknown }).role : undefined;
+    const schema =
+      typeof role === 'string' && Object.hasOwn(MESSAGE_SCHEMAS, role)
+        ? MESSAGE_SCHEMAS[role as keyof typeof MESSAGE_SCHEMAS]
+        : undefined;
+    if (!schema) throw invalid(`messages.${i}.role: expected one of system, user, assistant, tool`);
+    const r = schema.safeParse(m);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      const path = ['messages', i, ...(issue?.path ?? [])].map(String).join('.');
+      throw invalid(`${path}: ${issue?.message ?? 'does not match the schema'}`);
+    }
+  }
+}
 
 /** Measures nesting depth without recursion; returns true when it exceeds `max`. */
 function tooDeep(value: unknown, max: number): boolean {
@@ -177,6 +214,12 @@ export function parseSession(json: unknown, options: ParseSessionOptions = {}): 
     const issue = parsed.error.issues[0];
     const path = issue?.path.map(String).join('.') || '(root)';
     throw invalid(`${path}: ${issue?.message ?? 'does not match the schema'}`);
+  }
+  try {
+    validateMessages(parsed.data.messages);
+  } catch (e) {
+    if (e instanceof AgentCoreError) throw e;
+    throw invalid('could not be validated', e);
   }
   // A system message past the start would be an instruction smuggled into history by whoever wrote the file.
   const systemAt = (head.messages as ModelMessage[]).findIndex((m, i) => i > 0 && m.role === 'system');

@@ -1,4 +1,4 @@
-import { type CodeagentClient, type CreateClientOptions, createClient, RESTORE, RUN_TURN } from './client.js';
+import { type CodeagentClient, createClient, restoreSession, turnRunnerOf } from './client.js';
 import { AgentCoreError } from './errors.js';
 import {
   type AgentEvent,
@@ -8,12 +8,15 @@ import {
   type StreamResult,
 } from './events.js';
 import type { StreamInput } from './input.js';
+import type { CreateClientOptions } from './options.js';
 import { type ParseSessionOptions, parseSession } from './session.js';
+import type { TurnRunner } from './turn.js';
 
-function assertClient(client: CodeagentClient, fn: string): void {
-  if (typeof client !== 'object' || client === null || typeof client[RUN_TURN] !== 'function') {
-    throw new AgentCoreError('INVALID_OPTIONS', `${fn}: expected a client made by createClient`);
-  }
+/** The turn runner of `client` (`turn.ts`); throws for anything `createClient` did not make. */
+function turnRunner(client: CodeagentClient, fn: string): TurnRunner {
+  const runner = turnRunnerOf(client);
+  if (!runner) throw new AgentCoreError('INVALID_OPTIONS', `${fn}: expected a client made by createClient`);
+  return runner;
 }
 
 /**
@@ -26,8 +29,11 @@ export function stream(
   callbacks: StreamCallbacks = {},
   options: StreamOptions = {},
 ): Promise<StreamResult> {
-  assertClient(client, 'stream');
-  return client[RUN_TURN](input, (event) => dispatchToCallbacks(callbacks, event), options.signal);
+  return turnRunner(client, 'stream').run(
+    input,
+    (event) => dispatchToCallbacks(callbacks, event),
+    options.signal,
+  );
 }
 
 /**
@@ -39,7 +45,7 @@ export function streamEvents(
   input: StreamInput,
   options: StreamOptions = {},
 ): AsyncIterable<AgentEvent> {
-  assertClient(client, 'streamEvents');
+  const runner = turnRunner(client, 'streamEvents');
   return {
     [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
       const queue: AgentEvent[] = [];
@@ -56,23 +62,25 @@ export function streamEvents(
         if (outer.aborted) stop.abort(outer.reason);
         else outer.addEventListener('abort', onOuter, { once: true });
       }
-      const finished = client[RUN_TURN](
-        input,
-        (event) => {
-          queue.push(event);
-          if (event.type === 'end') done = true;
+      const finished = runner
+        .run(
+          input,
+          (event) => {
+            queue.push(event);
+            if (event.type === 'end') done = true;
+            const w = wake;
+            wake = null;
+            w?.();
+          },
+          signal,
+        )
+        .finally(() => {
+          if (outer instanceof AbortSignal) outer.removeEventListener('abort', onOuter);
+          done = true;
           const w = wake;
           wake = null;
           w?.();
-        },
-        signal,
-      ).finally(() => {
-        if (outer instanceof AbortSignal) outer.removeEventListener('abort', onOuter);
-        done = true;
-        const w = wake;
-        wake = null;
-        w?.();
-      });
+        });
       return {
         async next(): Promise<IteratorResult<AgentEvent>> {
           for (;;) {
@@ -118,7 +126,7 @@ export function loadSession(
   const data = parseSession(json, parseOptions);
   // Never `data.permissionMode` / `data.cwd`: a file saying `bypass` must not run Bash unasked.
   const client = createClient(options);
-  client[RESTORE]({
+  restoreSession(client, {
     messages: data.messages,
     records: data.toolResults,
     compactions: data.compactions,

@@ -26,6 +26,9 @@ describe('client', () => {
     expect(Object.isFrozen(h)).toBe(true);
     expect(() => (h as unknown[]).push({})).toThrow();
     expect(client.messages).toBe(h);
+    // Collections are read through methods that return a fresh copy; the old getter stays as an alias.
+    expect(client.compactionDecisions()).toEqual(client.compactions);
+    expect(client.compactionDecisions()).not.toBe(client.compactionDecisions());
     const gate = client.getPermissionGate();
     client.clear();
     expect(client.messages).toEqual([]);
@@ -158,6 +161,41 @@ describe('client', () => {
     });
     await stream(plain, '/review src/a.ts');
     expect(plain.messages[0]).toEqual({ role: 'user', content: '/review src/a.ts' });
+  });
+
+  it('content-part input is expanded like a string; expandSlashCommand tells skills from other commands', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'agent-core-slash-parts-'));
+    const home = mkdtempSync(join(tmpdir(), 'agent-core-home-'));
+    mkdirSync(join(cwd, '.claude/skills/plan'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.claude/skills/plan/SKILL.md'),
+      '---\nname: plan\ndescription: Plans a change.\n---\nPlan $ARGUMENTS step by step.\n',
+    );
+    const model = scriptedModel([
+      [...text(['planned']), finish('stop')],
+      [...text(['planned again']), finish('stop')],
+    ]);
+    const client = createClient({ model, cwd, skills: { homeDir: home, hint: false } });
+    const expanded = '/plan x\n\n<skill name="plan">\nPlan x step by step.\n</skill>';
+    const image = { type: 'image' as const, image: 'aGk=', mediaType: 'image/png' };
+    await stream(client, [{ type: 'text', text: '/plan x' }, image]);
+    expect(client.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: expanded }, image] });
+    // The string form reaches the model as the very same text: one expansion for every host path.
+    await stream(client, '/plan x');
+    expect(client.messages[2]).toEqual({ role: 'user', content: expanded });
+
+    expect(await client.expandSlashCommand('/plan x')).toEqual({
+      kind: 'skill',
+      name: 'plan',
+      input: expanded,
+    });
+    expect(await client.expandSlashCommand('plain text')).toEqual({ kind: 'none', input: 'plain text' });
+    expect(await client.expandSlashCommand([image])).toEqual({ kind: 'none', input: [image] });
+    const unknown = await client.expandSlashCommand('/nope x');
+    expect(unknown).toMatchObject({ kind: 'unknown', name: 'nope', input: '/nope x' });
+    expect(unknown.kind === 'unknown' && unknown.message).toMatch(/plan/);
+    const off = createClient({ model, cwd, skills: { homeDir: home, hint: false, slashCommands: false } });
+    expect(await off.expandSlashCommand('/plan x')).toEqual({ kind: 'none', input: '/plan x' });
   });
 
   it('registerToolMeta classifies a host tool for every client gate', async () => {

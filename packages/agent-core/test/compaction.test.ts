@@ -11,7 +11,13 @@ import {
   stream,
   validateToolPairs,
 } from '../src/index.js';
-import { Compactor, resolveCompaction, roundStarts, snipToolResults } from '../src/compaction.js';
+import {
+  Compactor,
+  droppedMessage,
+  resolveCompaction,
+  roundStarts,
+  snipToolResults,
+} from '../src/compaction.js';
 import { estimateRequestTokens } from '../src/usage.js';
 import { call, finish, recordingCallbacks, scriptedModel, text, usage } from './helpers.js';
 
@@ -357,11 +363,68 @@ describe('Compactor', () => {
           // The last user turn is always kept verbatim.
           const last = roundStarts(history).at(-1) ?? 0;
           expect(out.messages.slice(-(history.length - last))).toEqual(history.slice(last));
-          const dropped = c.dropOldest(history, est, est(history));
-          if (dropped) expect(validateToolPairs(dropped.messages)).toEqual([]);
+          const dropped = c.dropOldest(history, 0, est(history));
+          if (dropped) {
+            expect(validateToolPairs(dropped.messages)).toEqual([]);
+            // The one-pass suffix sums give the same figure as estimating the kept messages.
+            expect(dropped.decision.afterTokens).toBe(est(dropped.messages));
+            const kept = history.length - dropped.messages.length;
+            // Whole rounds only: what is kept starts a round and is a suffix of the history.
+            expect(roundStarts(history)).toContain(kept);
+            expect(dropped.messages).toEqual(history.slice(kept));
+          }
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it('the preview of a dropped message reads a bounded prefix but equals the full-text preview (property)', () => {
+    // The definition: whitespace collapsed over the whole text, trimmed, 199 characters and an ellipsis.
+    const fullPreview = (m: ModelMessage): string => {
+      const t = (
+        typeof m.content === 'string'
+          ? m.content
+          : m.content
+              .map((p) =>
+                p.type === 'text' || p.type === 'reasoning'
+                  ? p.text
+                  : p.type === 'tool-call'
+                    ? `[tool call ${p.toolName}]`
+                    : p.type === 'tool-result'
+                      ? `[tool result ${p.toolName}]`
+                      : undefined,
+              )
+              .filter((x) => x !== undefined)
+              .join(' ')
+      )
+        .replace(/\s+/g, ' ')
+        .trim();
+      return t.length > 200 ? `${t.slice(0, 199)}…` : t;
+    };
+    const chunk = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.constantFrom(' '.repeat(900), '\n\t '.repeat(400), 'x'.repeat(1000), ' a'),
+    );
+    const textArb = fc.array(chunk, { maxLength: 6 }).map((xs) => xs.join(''));
+    const messageArb: fc.Arbitrary<ModelMessage> = fc.oneof(
+      textArb.map((content): ModelMessage => ({ role: 'user', content })),
+      fc
+        .array(
+          fc.oneof(
+            textArb.map((t) => ({ type: 'text' as const, text: t })),
+            fc.constant({ type: 'tool-call' as const, toolCallId: 'c', toolName: 'Read', input: {} }),
+          ),
+          { maxLength: 5 },
+        )
+        .map((content): ModelMessage => ({ role: 'assistant', content })),
+    );
+    fc.assert(
+      fc.property(messageArb, (m) => {
+        const d = droppedMessage(m, 0);
+        expect(d.kind === 'message' && d.preview).toBe(fullPreview(m));
+      }),
+      { numRuns: 400 },
     );
   });
 

@@ -172,6 +172,10 @@ describe('permission gate wiring', () => {
     expect(log).toEqual(['a']);
     client.setPermissionMode('plan');
     expect(g1.mode).toBe('plan');
+    // One place: the gate's mode is the client's mode, whichever side changed it.
+    g1.configure({ mode: 'bypass' });
+    expect(client.permissionMode).toBe('bypass');
+    expect(JSON.parse(client.save()).permissionMode).toBe('bypass');
   });
 
   it('default gate in plan mode denies writes without asking', async () => {

@@ -62,6 +62,29 @@ describe('stop reasons', () => {
     const r = await stream(client, 'go');
     expect(r.stopReason).toBe('max_turns');
     expect(model.calls).toHaveLength(2);
+    expect(client.maxTurns).toBe(2);
+    expect(client.maxModelRequests).toBe(2);
+  });
+
+  it('maxModelRequests is the same limit under the name that says what it counts, and wins over maxTurns', async () => {
+    const model = scriptedModel([
+      [call('c1', 'noop', {}), finish('tool-calls')],
+      [...text(['never']), finish('stop')],
+    ]);
+    const client = createClient({
+      model,
+      registerTools: false,
+      tools: [noop],
+      maxTurns: 5,
+      maxModelRequests: 1,
+    });
+    expect(client.maxTurns).toBe(1);
+    const r = await stream(client, 'go');
+    expect(r.stopReason).toBe('max_turns');
+    expect(model.calls).toHaveLength(1);
+    expect(() => createClient({ model, registerTools: false, maxModelRequests: 0 })).toThrow(
+      /maxModelRequests/,
+    );
   });
 
   it('a provider error resolves with the partial text, usage null and onError', async () => {

@@ -13,7 +13,7 @@ import {
   type ToolResultEvent,
   type Usage,
 } from '../src/index.js';
-import { assertNever } from '../src/events.js';
+import { assertNever } from '@codeagent/render-intent';
 
 describe('types', () => {
   it('AgentEvent narrows on type', () => {

@@ -53,6 +53,7 @@ export {
   BUILTIN_TOOL_META,
   createToolMetaRegistry,
   isCapability,
+  type LockedToolName,
   type ToolMetaInput,
   type ToolMetaRegistry,
 } from './tool-meta.js';

@@ -4,20 +4,42 @@ import { CAPABILITIES, type Capability, type ToolMeta } from './types.js';
 /** What `registerToolMeta` accepts: a capability, or full metadata. */
 export type ToolMetaInput = Capability | ToolMeta;
 
-/** Metadata of the built-in coding tools; authoritative, a host cannot change it. */
-export const BUILTIN_TOOL_META: Readonly<Record<string, ToolMeta>> = Object.freeze({
-  Read: Object.freeze({ capability: 'read', set: 'files' }),
-  Write: Object.freeze({ capability: 'write', set: 'files' }),
-  Edit: Object.freeze({ capability: 'write', set: 'files' }),
+/**
+ * Names of the tools whose metadata the gate locks: the coding tools of `@codeagent/tools`, `use_skill` of
+ * `@codeagent/skills`, and `WebFetch`, a reserved name (no package implements it; a host tool of that name is
+ * `net` and cannot be downgraded; the conformance vectors use it as the `net` tool).
+ */
+export type LockedToolName =
+  | 'Read'
+  | 'Write'
+  | 'Edit'
+  | 'Glob'
+  | 'Grep'
+  | 'Bash'
+  | 'TodoWrite'
+  | 'job_output'
+  | 'job_kill'
+  | 'use_skill'
+  | 'WebFetch';
+
+/**
+ * The one table of permission facts about the built-in tools (capability, tool set, the argument rule
+ * patterns match); authoritative, a host cannot change it. `@codeagent/tools` declares its tools from it.
+ * Glob and Grep leave the primary argument to the default order (`path` when given, else `pattern`).
+ */
+export const BUILTIN_TOOL_META: Readonly<Record<LockedToolName, ToolMeta>> = Object.freeze({
+  Read: Object.freeze({ capability: 'read', set: 'files', primaryArgument: 'file_path' }),
+  Write: Object.freeze({ capability: 'write', set: 'files', primaryArgument: 'file_path' }),
+  Edit: Object.freeze({ capability: 'write', set: 'files', primaryArgument: 'file_path' }),
   Glob: Object.freeze({ capability: 'read', set: 'files' }),
   Grep: Object.freeze({ capability: 'read', set: 'files' }),
-  Bash: Object.freeze({ capability: 'exec', set: 'shell' }),
-  job_output: Object.freeze({ capability: 'read', set: 'shell' }),
-  job_kill: Object.freeze({ capability: 'exec', set: 'shell' }),
+  Bash: Object.freeze({ capability: 'exec', set: 'shell', primaryArgument: 'command' }),
   TodoWrite: Object.freeze({ capability: 'read', set: 'todo' }),
+  job_output: Object.freeze({ capability: 'read', set: 'shell', primaryArgument: 'job_id' }),
+  job_kill: Object.freeze({ capability: 'exec', set: 'shell', primaryArgument: 'job_id' }),
   use_skill: Object.freeze({ capability: 'read', set: 'skills' }),
-  WebFetch: Object.freeze({ capability: 'net', set: 'web' }),
-} satisfies Record<string, ToolMeta>);
+  WebFetch: Object.freeze({ capability: 'net', set: 'web', primaryArgument: 'url' }),
+} satisfies Record<LockedToolName, ToolMeta>);
 
 /** True when `value` is one of the four capabilities. */
 export function isCapability(value: unknown): value is Capability {
@@ -80,7 +102,9 @@ export function createToolMetaRegistry(initial?: Readonly<Record<string, ToolMet
       }
       const r = safeToolMeta(input);
       if (!r.ok) throw new PermissionGateError('INVALID_TOOL_META', `toolMeta.${name}: ${r.error}`);
-      const builtin = Object.hasOwn(BUILTIN_TOOL_META, name) ? BUILTIN_TOOL_META[name] : undefined;
+      const builtin = Object.hasOwn(BUILTIN_TOOL_META, name)
+        ? BUILTIN_TOOL_META[name as LockedToolName]
+        : undefined;
       if (builtin) {
         if (builtin.capability === r.meta.capability) return;
         throw new PermissionGateError(
@@ -91,7 +115,7 @@ export function createToolMetaRegistry(initial?: Readonly<Record<string, ToolMet
       own.set(name, r.meta);
     },
     get(name) {
-      if (Object.hasOwn(BUILTIN_TOOL_META, name)) return BUILTIN_TOOL_META[name];
+      if (Object.hasOwn(BUILTIN_TOOL_META, name)) return BUILTIN_TOOL_META[name as LockedToolName];
       return own.get(name);
     },
     isBuiltin(name) {

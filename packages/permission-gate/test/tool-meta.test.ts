@@ -22,6 +22,12 @@ describe('built-in tool metadata', () => {
       use_skill: 'read',
       WebFetch: 'net',
     });
+    // The argument rule patterns match, for the tools whose primary argument is not in the default order.
+    expect(BUILTIN_TOOL_META.job_kill.primaryArgument).toBe('job_id');
+    expect(BUILTIN_TOOL_META.Read.primaryArgument).toBe('file_path');
+    const gate = createPermissionGate({ rules: { allow: ['job_kill(job-1)'] } });
+    expect(gate.evaluate('job_kill', { job_id: 'job-1' }).decision).toBe('allow');
+    expect(gate.evaluate('job_kill', { job_id: 'job-2' }).decision).toBe('ask');
     expect(Object.isFrozen(BUILTIN_TOOL_META)).toBe(true);
     expect(Object.isFrozen(BUILTIN_TOOL_META.Bash)).toBe(true);
   });
@@ -29,7 +35,7 @@ describe('built-in tool metadata', () => {
   it.each([
     ['Bash', 'read'],
     ['Write', 'read'],
-    ['WebFetch', 'exec'],
+    ['job_kill', 'read'],
     ['Read', 'exec'],
   ] as const)('cannot reclassify %s as %s (throws BUILTIN_META_LOCKED)', (name, capability) => {
     const gate = createPermissionGate();

@@ -83,11 +83,17 @@ export interface BashResultMeta {
   signal?: string | null;
 }
 
-/** Names of the tools {@link createBuiltinPresenters} covers. */
-export type BuiltinToolName = 'Read' | 'Write' | 'Edit' | 'Bash' | 'TodoWrite';
+/**
+ * Names of the built-in tools {@link createBuiltinPresenters} covers: five of the nine built-in tools of
+ * `@codeagent/tools` (whose `BuiltinToolName` lists all nine); the others get the generic card here.
+ */
+export type PresentedToolName = 'Read' | 'Write' | 'Edit' | 'Bash' | 'TodoWrite';
+
+/** @deprecated Use {@link PresentedToolName}: the name said "built-in tool" but lists only the presented five. */
+export type BuiltinToolName = PresentedToolName;
 
 /** The built-in presentations keyed by tool name. */
-export type BuiltinPresenters = Readonly<Record<BuiltinToolName, ToolPresentation>>;
+export type BuiltinPresenters = Readonly<Record<PresentedToolName, ToolPresentation>>;
 
 /** Options for {@link createBuiltinPresenters}. */
 export interface BuiltinPresenterOptions {

@@ -13,6 +13,7 @@ export type {
   BuiltinToolName,
   EditArgs,
   FileChangeMeta,
+  PresentedToolName,
   ReadArgs,
   TodoItem,
   TodoWriteArgs,

@@ -1,12 +1,15 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   assertNever,
+  type BuiltinPresenters,
+  type BuiltinToolName,
   type Card,
   type ContentBlock,
   type DiffCallView,
   type FileDiff,
   matchCallView,
   matchResultView,
+  type PresentedToolName,
   type StandardSchemaV1,
   type TerminalResultView,
   type ToolCallKind,
@@ -142,5 +145,13 @@ describe('presentations', () => {
       presentCall: () => 'not a view',
     };
     void bad;
+  });
+});
+
+describe('built-in presenter names', () => {
+  it('PresentedToolName lists the five presented tools; BuiltinToolName is its deprecated alias', () => {
+    expectTypeOf<PresentedToolName>().toEqualTypeOf<'Read' | 'Write' | 'Edit' | 'Bash' | 'TodoWrite'>();
+    expectTypeOf<BuiltinToolName>().toEqualTypeOf<PresentedToolName>();
+    expectTypeOf<keyof BuiltinPresenters>().toEqualTypeOf<PresentedToolName>();
   });
 });

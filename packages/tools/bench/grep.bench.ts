@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, bench, describe } from 'vitest';
-import { grepFiles, Workspace } from '../src/index.js';
+import { Workspace } from '../src/index.js';
+import { grepFiles } from '../src/internal.js';
 
 const FILES = 5000;
 const IGNORED = 1000;

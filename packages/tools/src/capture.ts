@@ -1,6 +1,9 @@
 import { utf8CompleteLength, utf8SafeStart } from './text.js';
 
-/** What an {@link OutputCapture} holds: the kept text and how much was dropped from the middle. */
+/**
+ * What an output capture (`OutputCapture`, in `@codeagent/tools/internal`) holds: the kept text and how much
+ * was dropped from the middle.
+ */
 export interface CapturedOutput {
   /** Head and tail joined by an omission marker when bytes were dropped. */
   text: string;

@@ -5,8 +5,9 @@ import {
   type ToolResult,
   toolResult,
 } from '@codeagent/artifact-schema';
+import { BUILTIN_TOOL_META as LOCKED_TOOL_META } from '@codeagent/permission-gate';
 import type { ToolPresentation } from '@codeagent/render-intent';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { errnoCode, oneLine, ToolError } from './errors.js';
 import {
   type EditArgs,
@@ -20,6 +21,7 @@ import { BackgroundJobs, type JobInfo } from './jobs.js';
 import { runCommand } from './process.js';
 import { type BuiltinToolName, createBuiltinPresentations } from './presenters.js';
 import { type ReadArgs, type ReadLimits, readImageFile, readTextFile } from './read.js';
+import { BUILTIN_INPUT_SCHEMAS } from './schemas.js';
 import {
   type GlobArgs,
   type GrepArgs,
@@ -50,18 +52,28 @@ export interface BuiltinToolMeta {
   readonly primaryArgument?: string;
 }
 
-/** Capability metadata of every built-in tool (authoritative: hosts cannot downgrade it). */
-export const BUILTIN_TOOL_META: Readonly<Record<BuiltinToolName, BuiltinToolMeta>> = Object.freeze({
-  Read: { capability: 'read', set: 'files', primaryArgument: 'file_path' },
-  Write: { capability: 'write', set: 'files', primaryArgument: 'file_path' },
-  Edit: { capability: 'write', set: 'files', primaryArgument: 'file_path' },
-  Glob: { capability: 'read', set: 'files' },
-  Grep: { capability: 'read', set: 'files' },
-  Bash: { capability: 'exec', set: 'shell', primaryArgument: 'command' },
-  TodoWrite: { capability: 'read', set: 'todo' },
-  job_output: { capability: 'read', set: 'shell', primaryArgument: 'job_id' },
-  job_kill: { capability: 'exec', set: 'shell', primaryArgument: 'job_id' },
-});
+/** The built-in tools' names, in the order `builtinTools()` returns them. */
+const BUILTIN_TOOL_NAMES: readonly BuiltinToolName[] = [
+  'Read',
+  'Write',
+  'Edit',
+  'Glob',
+  'Grep',
+  'Bash',
+  'TodoWrite',
+  'job_output',
+  'job_kill',
+];
+
+/**
+ * Capability metadata of every built-in tool: read from the permission gate's locked table
+ * (`BUILTIN_TOOL_META` of `@codeagent/permission-gate`), the one place these facts are written.
+ */
+export const BUILTIN_TOOL_META: Readonly<Record<BuiltinToolName, BuiltinToolMeta>> = Object.freeze(
+  Object.fromEntries(
+    BUILTIN_TOOL_NAMES.map((name) => [name, LOCKED_TOOL_META[name] as BuiltinToolMeta]),
+  ) as Record<BuiltinToolName, BuiltinToolMeta>,
+);
 
 /** The artifact kind each built-in tool produces on success (Read gives `image` instead for an image file). */
 export const BUILTIN_ARTIFACT_KINDS: Readonly<Record<BuiltinToolName, ArtifactKindName>> = Object.freeze({
@@ -153,11 +165,6 @@ const shared = (options: BuiltinToolsOptions): Shared => {
   };
 };
 
-const intent = z
-  .string()
-  .optional()
-  .describe('Optional: one short sentence telling the user why you make this call.');
-
 /** Builds a success result with its artifact and, when given, persisted presentation meta. */
 function success(
   value: string,
@@ -186,6 +193,42 @@ async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
   }
 }
 
+/** The arguments of a built-in tool, inferred from its input schema. */
+type ArgsOf<N extends BuiltinToolName> = z.infer<(typeof BUILTIN_INPUT_SCHEMAS)[N]>;
+
+/** What differs between the built-in tools; {@link builtinTool} supplies the rest. */
+interface BuiltinToolSpec<N extends BuiltinToolName> {
+  /** What the tool does, for the model. */
+  readonly description: string;
+  /** Does the work on the parsed input; a thrown error becomes an error result with a one-line value. */
+  readonly run: (input: ArgsOf<N>, ctx: Partial<ToolContext> | undefined) => Promise<ToolResult>;
+}
+
+/**
+ * The one skeleton of every built-in tool: by its name, the input schema (`BUILTIN_INPUT_SCHEMAS`), the
+ * permission facts from the gate's locked table and the render-intent presenters; validated input; errors
+ * as results.
+ */
+function builtinTool<N extends BuiltinToolName>(
+  s: Shared,
+  name: N,
+  spec: BuiltinToolSpec<N>,
+): AgentTool<ArgsOf<N>> {
+  const presenter = s.presenters[name];
+  // TypeScript cannot narrow a generic index; ArgsOf<N> is by definition the output of this schema.
+  const inputSchema = BUILTIN_INPUT_SCHEMAS[name] as unknown as z.ZodType<ArgsOf<N>>;
+  return defineTool<ArgsOf<N>>({
+    name,
+    description: spec.description,
+    inputSchema,
+    capability: BUILTIN_TOOL_META[name],
+    execute: (args, ctx?: Partial<ToolContext>) =>
+      guarded(() => spec.run(parse(inputSchema, args, name), ctx)),
+    presentCall: (args) => presenter.presentCall?.(args),
+    presentResult: (args, result) => presenter.presentResult?.(args, result),
+  });
+}
+
 function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
   const r = schema.safeParse(args);
   if (r.success) return r.data;
@@ -194,68 +237,48 @@ function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
   throw new ToolError('invalid_input', `Invalid ${tool} input: ${where}${issue?.message ?? 'bad arguments'}`);
 }
 
-const ReadSchema = z.object({
-  file_path: z.string().min(1).describe('The file to read: relative to the working directory, or absolute.'),
-  offset: z.number().int().min(0).optional().describe('1-based line number to start reading at.'),
-  limit: z.number().int().min(1).optional().describe('Number of lines to read (default 2000).'),
-  _intent: intent,
-});
-
 /** Creates the Read tool: a `code` artifact and `cat -n` numbered lines for the model (an `image` artifact for images). */
 export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs> {
   const s = shared(options);
-  return defineTool<ReadArgs>({
-    name: 'Read',
+  return builtinTool(s, 'Read', {
     description:
       'Read a text file. Returns lines numbered like `cat -n` (number, tab, line). Reads up to 2000 lines by default; use offset and limit for large files. PNG, JPEG, GIF and WebP images are shown to the user as an image. Refuses other binary files and paths outside the workspace.',
-    inputSchema: ReadSchema,
-    capability: BUILTIN_TOOL_META.Read,
-    execute: (args) =>
-      guarded(async () => {
-        const input = parse(ReadSchema, args, 'Read');
-        if (s.options.readFilter !== undefined) {
-          const r = await s.workspace.resolve(input.file_path);
-          if (!readAllowed(s.options.readFilter, r.absolute, r.real)) {
-            throw new ToolError('permission_denied', `Permission rules do not allow reading ${r.display}`);
-          }
+    run: async (input) => {
+      if (s.options.readFilter !== undefined) {
+        const r = await s.workspace.resolve(input.file_path);
+        if (!readAllowed(s.options.readFilter, r.absolute, r.real)) {
+          throw new ToolError('permission_denied', `Permission rules do not allow reading ${r.display}`);
         }
-        const image = await readImageFile(s.workspace, input, s.options.read);
-        if (image !== undefined) {
-          return success(
-            image.value,
-            'image',
-            { images: [{ mime: image.mime, b64: image.b64 }] },
-            `Read ${image.displayPath}`,
-            'image',
-          );
-        }
-        const out = await readTextFile(s.workspace, input, s.options.read);
-        const range = out.endLine >= out.startLine ? ` (${out.startLine} - ${out.endLine})` : '';
+      }
+      const image = await readImageFile(s.workspace, input, s.options.read);
+      if (image !== undefined) {
         return success(
-          out.value,
-          'code',
-          {
-            text: out.text,
-            lang: out.lang,
-            filename: out.displayPath,
-            startLine: out.startLine,
-            endLine: out.endLine,
-            totalLines: out.totalLines ?? null,
-          },
-          `Read ${out.displayPath}${range}`,
-          'file',
+          image.value,
+          'image',
+          { images: [{ mime: image.mime, b64: image.b64 }] },
+          `Read ${image.displayPath}`,
+          'image',
         );
-      }),
-    presentCall: (args) => s.presenters.Read.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Read.presentResult?.(args, result),
+      }
+      const out = await readTextFile(s.workspace, input, s.options.read);
+      const range = out.endLine >= out.startLine ? ` (${out.startLine} - ${out.endLine})` : '';
+      return success(
+        out.value,
+        'code',
+        {
+          text: out.text,
+          lang: out.lang,
+          filename: out.displayPath,
+          startLine: out.startLine,
+          endLine: out.endLine,
+          totalLines: out.totalLines ?? null,
+        },
+        `Read ${out.displayPath}${range}`,
+        'file',
+      );
+    },
   });
 }
-
-const WriteSchema = z.object({
-  file_path: z.string().min(1).describe('The file to create or overwrite.'),
-  content: z.string().describe('The complete new content of the file.'),
-  _intent: intent,
-});
 
 function fileChangeResult(out: FileChangeOutcome, title: string): ToolResult {
   // Diffable when both images were kept (a created file has no before-image by definition).
@@ -295,52 +318,28 @@ async function checkWriteTarget(s: Shared, filePath: string): Promise<void> {
 /** Creates the Write tool: creates or overwrites a file; a `diff` artifact and an applied-hunk result view. */
 export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteArgs> {
   const s = shared(options);
-  return defineTool<WriteArgs>({
-    name: 'Write',
+  return builtinTool(s, 'Write', {
     description:
       'Create a file or overwrite it with the given content (parent directories are created). Prefer Edit to change part of an existing file.',
-    inputSchema: WriteSchema,
-    capability: BUILTIN_TOOL_META.Write,
-    execute: (args) =>
-      guarded(async () => {
-        const input = parse(WriteSchema, args, 'Write');
-        await checkWriteTarget(s, input.file_path);
-        const out = await writeTextFile(s.workspace, input, s.options.files);
-        return fileChangeResult(out, `Write ${out.displayPath}`);
-      }),
-    presentCall: (args) => s.presenters.Write.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Write.presentResult?.(args, result),
+    run: async (input) => {
+      await checkWriteTarget(s, input.file_path);
+      const out = await writeTextFile(s.workspace, input, s.options.files);
+      return fileChangeResult(out, `Write ${out.displayPath}`);
+    },
   });
 }
-
-const EditSchema = z.object({
-  file_path: z.string().min(1).describe('The file to edit.'),
-  old_string: z
-    .string()
-    .describe('The exact text to replace, including whitespace; must occur exactly once unless replace_all.'),
-  new_string: z.string().describe('The replacement text.'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence of old_string.'),
-  _intent: intent,
-});
 
 /** Creates the Edit tool: exact string replacement; a non-unique or missing `old_string` is a clear error. */
 export function createEditTool(options: BuiltinToolsOptions): AgentTool<EditArgs> {
   const s = shared(options);
-  return defineTool<EditArgs>({
-    name: 'Edit',
+  return builtinTool(s, 'Edit', {
     description:
       'Replace exact text in a file. old_string must match the file exactly (copy it from Read output without the line-number prefix) and occur once, unless replace_all is true. An empty old_string creates a new file.',
-    inputSchema: EditSchema,
-    capability: BUILTIN_TOOL_META.Edit,
-    execute: (args) =>
-      guarded(async () => {
-        const input = parse(EditSchema, args, 'Edit');
-        await checkWriteTarget(s, input.file_path);
-        const out = await editTextFile(s.workspace, input, s.options.files);
-        return fileChangeResult(out, `Edit ${out.displayPath}`);
-      }),
-    presentCall: (args) => s.presenters.Edit.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Edit.presentResult?.(args, result),
+    run: async (input) => {
+      await checkWriteTarget(s, input.file_path);
+      const out = await editTextFile(s.workspace, input, s.options.files);
+      return fileChangeResult(out, `Edit ${out.displayPath}`);
+    },
   });
 }
 
@@ -357,83 +356,31 @@ function searchResult(out: SearchOutcome, title: string): ToolResult {
   return success(out.value, 'table', { df: out.rows, columns: out.columns }, title, 'search', meta);
 }
 
-const GlobSchema = z.object({
-  pattern: z.string().min(1).describe('Glob such as "**/*.ts" or "src/**/*.{js,jsx}".'),
-  path: z.string().optional().describe('Directory to search (default: the working directory).'),
-  _intent: intent,
-});
-
 /** Creates the Glob tool: files matching a pattern, newest first, as a `table` artifact. */
 export function createGlobTool(options: BuiltinToolsOptions): AgentTool<GlobArgs> {
   const s = shared(options);
-  return defineTool<GlobArgs>({
-    name: 'Glob',
+  return builtinTool(s, 'Glob', {
     description:
       'Find files by glob pattern (e.g. "**/*.ts"). Returns matching paths, most recently modified first. Honours .gitignore.',
-    inputSchema: GlobSchema,
-    capability: BUILTIN_TOOL_META.Glob,
-    execute: (args, ctx?: Partial<ToolContext>) =>
-      guarded(async () => {
-        const parsed = parse(GlobSchema, args, 'Glob');
-        const out = await globFiles(s.workspace, parsed, s.options.search, ctx?.signal, s.options.readFilter);
-        return searchResult(out, `Glob ${parsed.pattern}`);
-      }),
-    presentCall: (args) => s.presenters.Glob.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Glob.presentResult?.(args, result),
+    run: async (parsed, ctx) => {
+      const out = await globFiles(s.workspace, parsed, s.options.search, ctx?.signal, s.options.readFilter);
+      return searchResult(out, `Glob ${parsed.pattern}`);
+    },
   });
 }
-
-const GrepSchema = z.object({
-  pattern: z.string().min(1).describe('JavaScript regular expression, matched against each line.'),
-  path: z.string().optional().describe('File or directory to search (default: the working directory).'),
-  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.tsx".'),
-  output_mode: z
-    .enum(['content', 'files_with_matches', 'count'])
-    .optional()
-    .describe(
-      'content (default): matching lines as path:line:text; files_with_matches: paths; count: path:count.',
-    ),
-  ignore_case: z.boolean().optional().describe('Case-insensitive matching.'),
-  _intent: intent,
-});
 
 /** Creates the Grep tool: a regex search over files (honouring .gitignore), capped, as a `table` artifact. */
 export function createGrepTool(options: BuiltinToolsOptions): AgentTool<GrepArgs> {
   const s = shared(options);
-  return defineTool<GrepArgs>({
-    name: 'Grep',
+  return builtinTool(s, 'Grep', {
     description:
       'Search file contents with a regular expression. Honours .gitignore, skips binary files, and caps the number of results; narrow with path or glob.',
-    inputSchema: GrepSchema,
-    capability: BUILTIN_TOOL_META.Grep,
-    execute: (args, ctx?: Partial<ToolContext>) =>
-      guarded(async () => {
-        const parsed = parse(GrepSchema, args, 'Grep');
-        const out = await grepFiles(s.workspace, parsed, s.options.search, ctx?.signal, s.options.readFilter);
-        return searchResult(out, `Grep /${parsed.pattern}/`);
-      }),
-    presentCall: (args) => s.presenters.Grep.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Grep.presentResult?.(args, result),
+    run: async (parsed, ctx) => {
+      const out = await grepFiles(s.workspace, parsed, s.options.search, ctx?.signal, s.options.readFilter);
+      return searchResult(out, `Grep /${parsed.pattern}/`);
+    },
   });
 }
-
-const BashSchema = z.object({
-  command: z.string().min(1).describe('The command line, run with `bash -c` in the working directory.'),
-  description: z.string().optional().describe('What the command does, in 5-10 words, for the user.'),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('Timeout in milliseconds (default 120000, at most 600000).'),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe(
-      'Start as a background job and return at once; read it with job_output, stop it with job_kill.',
-    ),
-  _intent: intent,
-});
 
 /** Arguments of the Bash tool. */
 export interface BashArgs {
@@ -470,71 +417,59 @@ export function createBashTool(options: BuiltinToolsOptions): AgentTool<BashArgs
   const limits = s.options.bash ?? {};
   const defaultTimeout = limits.defaultTimeoutMs ?? 120_000;
   const maxTimeout = limits.maxTimeoutMs ?? 600_000;
-  return defineTool<BashArgs>({
-    name: 'Bash',
+  return builtinTool(s, 'Bash', {
     description: `Run a shell command with bash in the working directory and return its combined stdout and stderr (long output keeps its start and end). Default timeout ${defaultTimeout} ms, at most ${maxTimeout} ms. Use run_in_background for servers and watchers. Prefer Read, Glob and Grep over cat, find and grep.`,
-    inputSchema: BashSchema,
-    capability: BUILTIN_TOOL_META.Bash,
-    execute: (args, ctx?: Partial<ToolContext>) =>
-      guarded(async () => {
-        const parsed = parse(BashSchema, args, 'Bash');
-        if (parsed.run_in_background === true) {
-          const job = s.jobs.start(parsed.command, { cwd: s.workspace.cwd, env: s.options.env });
-          const value = `Started background job ${job.id} (pid ${job.pid ?? 'unknown'}). Read its output with job_output {"job_id": "${job.id}"}; stop it with job_kill.`;
-          return success(
-            value,
-            'code',
-            { text: parsed.command, lang: 'bash', output: '', jobId: job.id },
-            parsed.command,
-            'terminal',
-            {
-              output: value,
-            },
-          );
-        }
-        const timeoutMs = Math.min(parsed.timeout ?? defaultTimeout, maxTimeout);
-        const r = await runCommand(parsed.command, {
-          cwd: s.workspace.cwd,
-          timeoutMs,
-          maxOutputBytes: limits.maxOutputBytes ?? 30_000,
-          signal: ctx?.signal,
-          env: s.options.env,
-          killGraceMs: limits.killGraceMs,
-          shell: limits.shell,
-        });
-        const value = bashValue(r.plain, r, timeoutMs);
-        const meta = { output: r.output, exitCode: r.exitCode, signal: r.signal };
-        const payload = {
-          text: parsed.command,
-          lang: 'bash',
-          output: r.output,
-          exitCode: r.exitCode,
-          signal: r.signal,
-          timedOut: r.timedOut,
-          totalBytes: r.totalBytes,
-          droppedBytes: r.droppedBytes,
-        };
-        const result = toolResult(value, {
-          kind: 'code',
-          payload,
-          title: parsed.command,
-          icon: 'terminal',
-          status: r.timedOut || r.aborted ? 'error' : 'success',
-        });
-        return withPresentationMeta(
-          r.timedOut || r.aborted ? { ...result, error: value.split('\n').pop() } : result,
-          meta,
+    run: async (parsed, ctx) => {
+      if (parsed.run_in_background === true) {
+        const job = s.jobs.start(parsed.command, { cwd: s.workspace.cwd, env: s.options.env });
+        const value = `Started background job ${job.id} (pid ${job.pid ?? 'unknown'}). Read its output with job_output {"job_id": "${job.id}"}; stop it with job_kill.`;
+        return success(
+          value,
+          'code',
+          { text: parsed.command, lang: 'bash', output: '', jobId: job.id },
+          parsed.command,
+          'terminal',
+          {
+            output: value,
+          },
         );
-      }),
-    presentCall: (args) => s.presenters.Bash.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.Bash.presentResult?.(args, result),
+      }
+      const timeoutMs = Math.min(parsed.timeout ?? defaultTimeout, maxTimeout);
+      const r = await runCommand(parsed.command, {
+        cwd: s.workspace.cwd,
+        timeoutMs,
+        maxOutputBytes: limits.maxOutputBytes ?? 30_000,
+        signal: ctx?.signal,
+        env: s.options.env,
+        killGraceMs: limits.killGraceMs,
+        shell: limits.shell,
+      });
+      const value = bashValue(r.plain, r, timeoutMs);
+      const meta = { output: r.output, exitCode: r.exitCode, signal: r.signal };
+      const payload = {
+        text: parsed.command,
+        lang: 'bash',
+        output: r.output,
+        exitCode: r.exitCode,
+        signal: r.signal,
+        timedOut: r.timedOut,
+        totalBytes: r.totalBytes,
+        droppedBytes: r.droppedBytes,
+      };
+      const result = toolResult(value, {
+        kind: 'code',
+        payload,
+        title: parsed.command,
+        icon: 'terminal',
+        status: r.timedOut || r.aborted ? 'error' : 'success',
+      });
+      return withPresentationMeta(
+        r.timedOut || r.aborted ? { ...result, error: value.split('\n').pop() } : result,
+        meta,
+      );
+    },
   });
 }
-
-const JobSchema = z.object({
-  job_id: z.string().min(1).describe('The id Bash returned when it started the job, e.g. "job-1".'),
-  _intent: intent,
-});
 
 /** Arguments of job_output and job_kill. */
 export interface JobArgs {
@@ -543,7 +478,6 @@ export interface JobArgs {
   /** Why the model calls the tool (ignored by the tool). */
   _intent?: string | undefined;
 }
-
 const jobState = (info: JobInfo): string =>
   info.status === 'running'
     ? `[${info.id} is still running]`
@@ -554,111 +488,77 @@ const jobState = (info: JobInfo): string =>
 /** Creates job_output: the output a background job wrote since the last read, and its state. */
 export function createJobOutputTool(options: BuiltinToolsOptions): AgentTool<JobArgs> {
   const s = shared(options);
-  return defineTool<JobArgs>({
-    name: 'job_output',
+  return builtinTool(s, 'job_output', {
     description:
       'Read the output a background Bash job wrote since the previous read, and whether it is still running.',
-    inputSchema: JobSchema,
-    capability: BUILTIN_TOOL_META.job_output,
-    execute: (args) =>
-      guarded(async () => {
-        const { job_id } = parse(JobSchema, args, 'job_output');
-        const { info, output } = s.jobs.read(job_id);
-        const plain = toPlainText(output.text).replace(/\n+$/, '');
-        const value = `${plain === '' ? '(no new output)' : plain}\n${jobState(info)}`;
-        return success(
-          value,
-          'code',
-          {
-            text: info.command,
-            lang: 'bash',
-            output: output.text,
-            status: info.status,
-            exitCode: info.exitCode,
-            signal: info.signal,
-          },
-          `Output of ${info.id}`,
-          'terminal',
-          { output: output.text },
-        );
-      }),
-    presentCall: (args) => s.presenters.job_output.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.job_output.presentResult?.(args, result),
+    run: async ({ job_id }) => {
+      const { info, output } = s.jobs.read(job_id);
+      const plain = toPlainText(output.text).replace(/\n+$/, '');
+      const value = `${plain === '' ? '(no new output)' : plain}\n${jobState(info)}`;
+      return success(
+        value,
+        'code',
+        {
+          text: info.command,
+          lang: 'bash',
+          output: output.text,
+          status: info.status,
+          exitCode: info.exitCode,
+          signal: info.signal,
+        },
+        `Output of ${info.id}`,
+        'terminal',
+        { output: output.text },
+      );
+    },
   });
 }
 
 /** Creates job_kill: stops a background job's whole process group. */
 export function createJobKillTool(options: BuiltinToolsOptions): AgentTool<JobArgs> {
   const s = shared(options);
-  return defineTool<JobArgs>({
-    name: 'job_kill',
+  return builtinTool(s, 'job_kill', {
     description: 'Stop a background Bash job and every process it started.',
-    inputSchema: JobSchema,
-    capability: BUILTIN_TOOL_META.job_kill,
-    execute: (args) =>
-      guarded(async () => {
-        const { job_id } = parse(JobSchema, args, 'job_kill');
-        const before = s.jobs.list().find((j) => j.id === job_id);
-        const info = await s.jobs.kill(job_id);
-        const value =
-          before?.status === 'running'
-            ? `Stopped ${info.id}. ${jobState(info)}`
-            : `${info.id} was not running. ${jobState(info)}`;
-        return success(value, 'text', { text: value }, `Stop ${info.id}`, 'terminal');
-      }),
-    presentCall: (args) => s.presenters.job_kill.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.job_kill.presentResult?.(args, result),
+    run: async ({ job_id }) => {
+      const before = s.jobs.list().find((j) => j.id === job_id);
+      const info = await s.jobs.kill(job_id);
+      const value =
+        before?.status === 'running'
+          ? `Stopped ${info.id}. ${jobState(info)}`
+          : `${info.id} was not running. ${jobState(info)}`;
+      return success(value, 'text', { text: value }, `Stop ${info.id}`, 'terminal');
+    },
   });
 }
-
-const TodoSchema = z.object({
-  todos: z
-    .array(
-      z.object({
-        content: z.string().min(1).describe('What to do, imperative ("Run the tests").'),
-        status: z.enum(['pending', 'in_progress', 'completed']),
-        activeForm: z.string().optional().describe('Shown while in progress ("Running the tests").'),
-      }),
-    )
-    .describe('The complete list; it replaces the previous one.'),
-  _intent: intent,
-});
 
 /** Creates TodoWrite: replaces the session's todo list; a `table` artifact and a checklist value. */
 export function createTodoWriteTool(options: BuiltinToolsOptions): AgentTool<TodoWriteArgs> {
   const s = shared(options);
-  return defineTool<TodoWriteArgs>({
-    name: 'TodoWrite',
+  return builtinTool(s, 'TodoWrite', {
     description:
       'Replace your todo list for this session. Use it for multi-step work: keep exactly one item in_progress and mark items completed as soon as they are done.',
-    inputSchema: TodoSchema,
-    capability: BUILTIN_TOOL_META.TodoWrite,
-    execute: (args) =>
-      guarded(async () => {
-        const { todos } = parse(TodoSchema, args, 'TodoWrite');
-        const value = s.todos.write(todos);
-        const rows = todos.map((t) => ({
-          content: t.content,
-          status: t.status,
-          activeForm: t.activeForm ?? null,
-        }));
-        return success(
-          value,
-          'table',
-          {
-            df: rows,
-            columns: [
-              { name: 'content', type: 'string' },
-              { name: 'status', type: 'string' },
-              { name: 'activeForm', type: 'string' },
-            ],
-          },
-          'Todos',
-          'checklist',
-        );
-      }),
-    presentCall: (args) => s.presenters.TodoWrite.presentCall?.(args),
-    presentResult: (args, result) => s.presenters.TodoWrite.presentResult?.(args, result),
+    run: async ({ todos }) => {
+      const value = s.todos.write(todos);
+      const rows = todos.map((t) => ({
+        content: t.content,
+        status: t.status,
+        activeForm: t.activeForm ?? null,
+      }));
+      return success(
+        value,
+        'table',
+        {
+          df: rows,
+          columns: [
+            { name: 'content', type: 'string' },
+            { name: 'status', type: 'string' },
+            { name: 'activeForm', type: 'string' },
+          ],
+        },
+        'Todos',
+        'checklist',
+      );
+    },
   });
 }
 

@@ -4,10 +4,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { type AgentEvent, createClient, streamEvents } from '@codeagent/agent-core';
+import {
+  BUILTIN_TOOL_META as GATE_BUILTIN_TOOL_META,
+  installPermissionGate,
+} from '@codeagent/permission-gate';
 import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { createBuiltinToolkit } from '../src/index.js';
+import { BUILTIN_TOOL_META, createBuiltinToolkit } from '../src/index.js';
 import { tempDir, writeTree } from './helpers.js';
 
 type Part = LanguageModelV3StreamPart;
@@ -130,5 +134,44 @@ describe('built-in tools in the agent loop', () => {
     expect(String(results.find((r) => r.id === 'w')?.value)).toMatch(/^Permission denied for Write/);
     expect(results.find((r) => r.id === 'g')).toMatchObject({ isError: false, artifact: { kind: 'table' } });
     await expect(readFile(path.join(cwd, 'x.txt'))).rejects.toThrow();
+  });
+
+  it('an allow rule on a built-in tool matches its primary argument (job_kill(job-1) does not ask)', async () => {
+    const cwd = await tempDir();
+    const toolkit = createBuiltinToolkit({ cwd, bash: { killGraceMs: 300 } });
+    const model = scripted([
+      [
+        call('k', 'job_kill', { job_id: 'job-1' }),
+        call('o', 'job_output', { job_id: 'job-9' }),
+        finish('tool-calls'),
+      ],
+      [...say('ok'), finish('stop')],
+    ]);
+    const client = createClient({ model, cwd, tools: toolkit.tools, skills: false });
+    const asked: string[] = [];
+    installPermissionGate(client, {
+      mode: 'default',
+      rules: { allow: ['job_kill(job-1)'] },
+      ask: (name) => {
+        asked.push(name);
+        return false;
+      },
+    });
+    const events: AgentEvent[] = [];
+    for await (const e of streamEvents(client, 'go')) if (e.type !== 'tick') events.push(e);
+    await toolkit.dispose();
+    expect(asked).toEqual([]);
+    const killed = events.find((e) => e.type === 'tool-result' && e.id === 'k');
+    expect(String(killed?.type === 'tool-result' && killed.value)).not.toMatch(/Permission denied/);
+  });
+
+  it('the gate locks exactly the facts the tools declare (one table)', () => {
+    for (const [name, meta] of Object.entries(BUILTIN_TOOL_META)) {
+      expect(GATE_BUILTIN_TOOL_META[name as keyof typeof GATE_BUILTIN_TOOL_META], name).toBe(meta);
+    }
+    // Locked besides: the skills package's use_skill and the reserved WebFetch name.
+    expect(Object.keys(GATE_BUILTIN_TOOL_META).sort()).toEqual(
+      [...Object.keys(BUILTIN_TOOL_META), 'use_skill', 'WebFetch'].sort(),
+    );
   });
 });

@@ -2,12 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_ARTIFACT_KINDS, BUILTIN_TOOL_META } from '../src/index.js';
 
 describe('public surface', () => {
+  it('pins the internal entry: the tool bodies and process helpers, outside semver', async () => {
+    expect(Object.keys(await import('../src/internal.js')).sort()).toEqual([
+      'OutputCapture',
+      'editTextFile',
+      'formatTodos',
+      'globFiles',
+      'grepFiles',
+      'imageMimeOf',
+      'killProcessGroup',
+      'readImageFile',
+      'readTextFile',
+      'runCommand',
+      'toPlainText',
+      'walkFiles',
+      'writeTextFile',
+    ]);
+  });
+
   it('pins the export names', async () => {
     expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
       'BUILTIN_ARTIFACT_KINDS',
       'BUILTIN_TOOL_META',
       'BackgroundJobs',
-      'OutputCapture',
       'TodoList',
       'ToolError',
       'Workspace',
@@ -23,18 +40,6 @@ describe('public surface', () => {
       'createReadTool',
       'createTodoWriteTool',
       'createWriteTool',
-      'editTextFile',
-      'formatTodos',
-      'globFiles',
-      'grepFiles',
-      'imageMimeOf',
-      'killProcessGroup',
-      'readImageFile',
-      'readTextFile',
-      'runCommand',
-      'toPlainText',
-      'walkFiles',
-      'writeTextFile',
     ]);
   });
 

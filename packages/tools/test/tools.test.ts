@@ -11,6 +11,7 @@ import {
   createBuiltinPresentations,
   createBuiltinToolkit,
 } from '../src/index.js';
+import { BUILTIN_INPUT_SCHEMAS } from '../src/schemas.js';
 import { tempDir, writeTree } from './helpers.js';
 
 const kits: BuiltinToolkit[] = [];
@@ -70,6 +71,8 @@ describe('builtinTools', () => {
     expect(k.tools.map((t) => t.name)).toEqual(Object.keys(BUILTIN_TOOL_META));
     for (const tool of k.tools) {
       expect(tool.capability).toEqual(BUILTIN_TOOL_META[tool.name as keyof typeof BUILTIN_TOOL_META]);
+      // The schema the model gets is the one table's schema of that name.
+      expect(tool.inputSchema).toBe(BUILTIN_INPUT_SCHEMAS[tool.name as keyof typeof BUILTIN_INPUT_SCHEMAS]);
       expect(tool.description.length).toBeGreaterThan(20);
     }
     expect(BUILTIN_TOOL_META.Bash.capability).toBe('exec');

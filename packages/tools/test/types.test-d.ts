@@ -1,5 +1,6 @@
 import type { AgentTool } from '@codeagent/agent-core';
 import { describe, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
 import {
   BUILTIN_TOOL_META,
   type BuiltinCapability,
@@ -11,15 +12,36 @@ import {
   type JobStatus,
   type ReadArgs,
   type BashArgs,
+  type EditArgs,
+  type GlobArgs,
+  type GrepArgs,
+  type JobArgs,
   type TodoStatus,
+  type TodoWriteArgs,
   type ToolErrorCode,
+  type WriteArgs,
 } from '../src/index.js';
+import type { BUILTIN_INPUT_SCHEMAS } from '../src/schemas.js';
+
+type Infer<K extends keyof typeof BUILTIN_INPUT_SCHEMAS> = z.infer<(typeof BUILTIN_INPUT_SCHEMAS)[K]>;
 
 const assertNever = (x: never): never => {
   throw new Error(String(x));
 };
 
 describe('types', () => {
+  it('the documented argument interfaces are exactly what the input schemas infer', () => {
+    expectTypeOf<Infer<'Read'>>().toEqualTypeOf<ReadArgs>();
+    expectTypeOf<Infer<'Write'>>().toEqualTypeOf<WriteArgs>();
+    expectTypeOf<Infer<'Edit'>>().toEqualTypeOf<EditArgs>();
+    expectTypeOf<Infer<'Glob'>>().toEqualTypeOf<GlobArgs>();
+    expectTypeOf<Infer<'Grep'>>().toEqualTypeOf<GrepArgs>();
+    expectTypeOf<Infer<'Bash'>>().toEqualTypeOf<BashArgs>();
+    expectTypeOf<Infer<'TodoWrite'>>().toEqualTypeOf<TodoWriteArgs>();
+    expectTypeOf<Infer<'job_output'>>().toEqualTypeOf<JobArgs>();
+    expectTypeOf<Infer<'job_kill'>>().toEqualTypeOf<JobArgs>();
+  });
+
   it('factories are typed by their args', () => {
     expectTypeOf(createReadTool).returns.toEqualTypeOf<AgentTool<ReadArgs>>();
     expectTypeOf(createBashTool).returns.toEqualTypeOf<AgentTool<BashArgs>>();

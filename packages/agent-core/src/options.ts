@@ -1,0 +1,142 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { AskCallback, PermissionMode, ToolPolicy } from '@codeagent/permission-gate';
+import type { LanguageModel } from 'ai';
+import { type CompactionOptions, resolveCompaction } from './compaction.js';
+import { AgentCoreError } from './errors.js';
+import { type RetryOptions, resolveRetry } from './retry.js';
+import type { Pricing } from './session-state.js';
+import type { SkillsOptions } from './skill-wiring.js';
+import type { AgentTool } from './tool.js';
+import type { DisplayFunction } from './tool-runner.js';
+import { type TokenThresholds, tokenThresholds } from './usage.js';
+
+/** Options of {@link createClient}. */
+export interface CreateClientOptions {
+  /** The AI SDK language model (a provider model object, specification v3). */
+  readonly model: LanguageModel;
+  /**
+   * `true` (default): the client installs its default permission gate (mode `permissionMode`, `toolPolicy`,
+   * `ask`) and wires skills (`use_skill`, the hint, slash commands). `false`: harness-only, no tool besides
+   * `tools` and no gate until the host calls `installPermissionGate(client, ...)`. It never adds the
+   * built-in coding tools: those come from `@codeagent/tools` (`builtinTools()`), passed in `tools`.
+   */
+  readonly registerTools?: boolean;
+  /** Mode of the default gate; default `default`. */
+  readonly permissionMode?: PermissionMode;
+  /** Working directory of the session; default `process.cwd()`. */
+  readonly cwd?: string;
+  /** Tools to attach. */
+  readonly tools?: readonly AgentTool<unknown>[];
+  /** Policy of the default gate (`sets`, `capabilities`, `overrides`). */
+  readonly toolPolicy?: ToolPolicy;
+  /** Approval callback of the default gate. */
+  readonly ask?: AskCallback;
+  /**
+   * Model requests allowed in one turn (every tool round trip is one more request); default 100. The
+   * contract's name; {@link CreateClientOptions.maxModelRequests} says the same and wins when both are given.
+   */
+  readonly maxTurns?: number;
+  /** Model requests allowed in one turn; default 100 (same as `maxTurns`). */
+  readonly maxModelRequests?: number;
+  /** Compaction settings, or `false` to turn automatic compaction off. */
+  readonly compaction?: CompactionOptions | false;
+  /** Projection of tool results into host display data. */
+  readonly display?: DisplayFunction;
+  /** System prompt. */
+  readonly system?: string;
+  /** The model's context window in tokens; default 200000. */
+  readonly contextWindow?: number;
+  /** The model's max output tokens (for the thresholds); default 32000. */
+  readonly maxOutputTokens?: number;
+  /** Prices for `costLast`; without them `costLast` is `null`. */
+  readonly pricing?: Pricing;
+  /** Retry policy for rate limits and network errors. */
+  readonly retry?: RetryOptions;
+  /** Skills settings (`registerTools: true` only), or `false` for no `use_skill` tool and no hint. */
+  readonly skills?: SkillsOptions | false;
+  /** Heartbeat period in ms; default 100. */
+  readonly tickIntervalMs?: number;
+}
+
+/** The checked options with defaults filled in. */
+export interface ResolvedClientOptions {
+  readonly model: LanguageModelV3;
+  readonly cwd: string;
+  readonly maxModelRequests: number;
+  readonly contextWindow: number;
+  readonly thresholds: TokenThresholds;
+  readonly tickMs: number;
+  readonly system: string | undefined;
+  readonly display: DisplayFunction | undefined;
+  readonly pricing: Pricing | undefined;
+  readonly retry: ReturnType<typeof resolveRetry>;
+  readonly compaction: ReturnType<typeof resolveCompaction>;
+  readonly permissionMode: PermissionMode;
+  readonly registerTools: boolean;
+}
+
+function positiveInt(name: string, v: number | undefined, dflt: number, min = 1): number {
+  if (v === undefined) return dflt;
+  if (!Number.isInteger(v) || v < min) {
+    throw new AgentCoreError('INVALID_OPTIONS', `${name} must be a whole number >= ${min}, got ${String(v)}`);
+  }
+  return v;
+}
+
+function resolveModel(model: LanguageModel): LanguageModelV3 {
+  if (typeof model === 'object' && model !== null && model.specificationVersion === 'v3') return model;
+  throw new AgentCoreError(
+    'INVALID_OPTIONS',
+    'model must be an AI SDK 6 provider model object (LanguageModelV3), e.g. from @ai-sdk/openai-compatible',
+  );
+}
+
+/** Validates {@link CreateClientOptions}; throws {@link AgentCoreError} `INVALID_OPTIONS` naming the option. */
+export function resolveClientOptions(options: CreateClientOptions): ResolvedClientOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new AgentCoreError('INVALID_OPTIONS', 'createClient: expected an options object');
+  }
+  const model = resolveModel(options.model);
+  const cwd = options.cwd ?? process.cwd();
+  if (typeof cwd !== 'string' || cwd === '') {
+    throw new AgentCoreError('INVALID_OPTIONS', 'cwd must be a non-empty string');
+  }
+  const maxModelRequests =
+    options.maxModelRequests !== undefined
+      ? positiveInt('maxModelRequests', options.maxModelRequests, 100)
+      : positiveInt('maxTurns', options.maxTurns, 100);
+  const contextWindow = positiveInt('contextWindow', options.contextWindow, 200_000, 1000);
+  const maxOutput = positiveInt('maxOutputTokens', options.maxOutputTokens, 32_000);
+  const tickMs = positiveInt('tickIntervalMs', options.tickIntervalMs, 100);
+  if (options.pricing !== undefined) {
+    const { inputPerMillion, outputPerMillion } = options.pricing;
+    if (!(Number.isFinite(inputPerMillion) && Number.isFinite(outputPerMillion))) {
+      throw new AgentCoreError(
+        'INVALID_OPTIONS',
+        'pricing needs finite inputPerMillion and outputPerMillion',
+      );
+    }
+  }
+  const registerTools = options.registerTools ?? true;
+  if (!registerTools && (options.toolPolicy !== undefined || options.ask !== undefined)) {
+    throw new AgentCoreError(
+      'INVALID_OPTIONS',
+      'toolPolicy and ask configure the default gate of registerTools: true; a harness-only client gets its gate from installPermissionGate(client, ...)',
+    );
+  }
+  return {
+    model,
+    cwd,
+    maxModelRequests,
+    contextWindow,
+    thresholds: tokenThresholds(contextWindow, maxOutput),
+    tickMs,
+    system: options.system,
+    display: options.display,
+    pricing: options.pricing,
+    retry: resolveRetry(options.retry),
+    compaction: resolveCompaction(options.compaction),
+    permissionMode: options.permissionMode ?? 'default',
+    registerTools,
+  };
+}

@@ -1,0 +1,378 @@
+import {
+  normalizeToolOutput,
+  type ToolArtifact,
+  type ToolResult,
+  toolResult,
+  toolResultArtifact,
+} from '@codeagent/artifact-schema';
+import {
+  isShellGrammarLoaded,
+  type PermissionGate,
+  permissionDeniedMessage,
+  type ToolMeta,
+  type ToolMetaInput,
+} from '@codeagent/permission-gate';
+import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
+import {
+  createToolPresenter,
+  type PresenterIssue,
+  type ToolCallView,
+  type ToolPresentation,
+  type ToolPresenter,
+  type ToolResultView,
+} from '@codeagent/render-intent';
+import type { Tool, ToolSet } from 'ai';
+import { AgentCoreError, errorMessage, isAbortError } from './errors.js';
+import type { ToolResultEvent } from './events.js';
+import { abortError } from './retry.js';
+import type { ToolRecord } from './session.js';
+import { type AgentTool, defineTool, intentSchema, presentationMeta, splitIntent } from './tool.js';
+import { globalToolMeta } from './tool-meta.js';
+import type { Turn } from './turn.js';
+
+/** Host projection of a tool result into its toolkit's display data (the event's `display` field). */
+export type DisplayFunction = (result: ToolResult, view: ToolResultView) => unknown;
+
+/** A tool call's outcome in the three channels: what the SDK hands back to the stream consumer. */
+export class ToolOutcome {
+  /** The normalised result (`value` is all the model sees). */
+  readonly result: ToolResult;
+  /** The artifact of any valid version, or `null`. */
+  readonly artifact: ToolArtifact | null;
+  /** Whether the call failed (tool error, invalid input, denial). */
+  readonly isError: boolean;
+
+  constructor(result: ToolResult, forceError = false) {
+    this.result = result;
+    this.artifact = toolResultArtifact(result, { version: null });
+    this.isError = forceError || isErrorResult(result, this.artifact);
+  }
+
+  /** An error outcome whose model-facing text is `message` (with an error artifact). */
+  static failure(message: string, error: string, payloadMessage = message): ToolOutcome {
+    const failed = toolResult(message, { kind: 'error', payload: { message: payloadMessage } });
+    return new ToolOutcome({ ...failed, error }, true);
+  }
+}
+
+/** True when a result reports an error through its `error` field or an error artifact. */
+export function isErrorResult(result: ToolResult, artifact: ToolArtifact | null): boolean {
+  const e = result.error;
+  return (e !== undefined && e !== null && e !== false) || artifact?.status === 'error';
+}
+
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return (
+    (typeof x === 'object' || typeof x === 'function') &&
+    x !== null &&
+    typeof (x as { then?: unknown }).then === 'function'
+  );
+}
+
+/** Tokens the tool definitions add to every request (name, description, input JSON Schema). */
+function toolDefinitionTokens(tool: AgentTool<unknown>, schema: unknown): number {
+  let chars = tool.name.length + tool.description.length;
+  try {
+    chars += JSON.stringify(schema)?.length ?? 0;
+  } catch {
+    // A schema we cannot measure adds nothing to the estimate.
+  }
+  return Math.ceil(chars / 4);
+}
+
+/** The two presentations of one tool: for arguments the SDK already validated, and for untrusted ones. */
+interface Presentations {
+  readonly validated: ToolPresentation;
+  readonly untrusted: ToolPresentation;
+}
+
+function presentationsOf(tool: AgentTool<unknown>): Presentations {
+  const validated: { -readonly [K in keyof ToolPresentation]: ToolPresentation[K] } = {};
+  if (tool.presentCall)
+    validated.presentCall = tool.presentCall as NonNullable<ToolPresentation['presentCall']>;
+  if (tool.presentResult) {
+    validated.presentResult = tool.presentResult as NonNullable<ToolPresentation['presentResult']>;
+  }
+  const schema: unknown = tool.inputSchema;
+  const standard = typeof schema === 'object' && schema !== null && '~standard' in schema;
+  const untrusted = standard
+    ? { ...validated, inputSchema: schema as NonNullable<ToolPresentation['inputSchema']> }
+    : validated;
+  return { validated, untrusted };
+}
+
+/** What agent-core itself registered on each gate, so a host's own classification is never overwritten. */
+const registeredByUs = new WeakMap<PermissionGate, Map<string, ToolMeta>>();
+
+const sameMeta = (a: ToolMeta | undefined, b: ToolMeta | undefined) =>
+  a !== undefined && b !== undefined && a.capability === b.capability && a.set === b.set;
+
+/**
+ * Makes sure the gate classifies the tool. Precedence: metadata the host gave this gate (`toolMeta`,
+ * `gate.registerToolMeta`, built-ins) > process-wide `registerToolMeta` > the capability the tool declared.
+ */
+function syncMeta(gate: PermissionGate, tool: AgentTool<unknown>): void {
+  let ours = registeredByUs.get(gate);
+  if (!ours) {
+    ours = new Map();
+    registeredByUs.set(gate, ours);
+  }
+  const have = gate.toolMeta.get(tool.name);
+  const mine = ours.get(tool.name);
+  // Present but not ours (or changed since): the host classified it on this gate.
+  if (have !== undefined && !sameMeta(have, mine)) return;
+  const declared: ToolMeta =
+    typeof tool.capability === 'string' ? { capability: tool.capability } : tool.capability;
+  const want = globalToolMeta.get(tool.name) ?? declared;
+  if (sameMeta(have, want)) return;
+  try {
+    gate.registerToolMeta(tool.name, want as ToolMetaInput);
+    ours.set(tool.name, gate.toolMeta.get(tool.name) ?? want);
+  } catch {
+    // Built-in metadata is authoritative.
+  }
+}
+
+/**
+ * The tool room of a client: the attached tools as AI SDK tools, the gate check with serial approvals,
+ * the abort race, normalisation of what a tool returns into the three channels, and the cards.
+ * A call goes `execute` (gate, then the tool) -> the turn's stream consumer -> {@link ToolRunner.present}.
+ */
+export class ToolRunner {
+  readonly #cwd: string;
+  readonly #display: DisplayFunction | undefined;
+  readonly #tools = new Map<string, AgentTool<unknown>>();
+  // Null prototype: a model calling `toString` or a tool named `__proto__` must not reach Object.prototype.
+  readonly #sdkTools: Record<string, Tool> = Object.create(null);
+  readonly #presentations = new Map<string, Presentations>();
+  readonly #toolTokens = new Map<string, number>();
+  #toolTokenTotal = 0;
+  #gate: PermissionGate | null = null;
+  #presenter: ToolPresenter;
+  /** Which presentation the presenter's lookup hands out for the call being presented. */
+  #argsValidated = false;
+  readonly #presenterIssues: PresenterIssue[] = [];
+  #approvals: Promise<unknown> = Promise.resolve();
+  #turn: Turn | null = null;
+
+  constructor(cwd: string, display: DisplayFunction | undefined) {
+    this.#cwd = cwd;
+    this.#display = display;
+    this.#presenter = this.#newPresenter();
+  }
+
+  /** Names of the attached tools, in registration order. */
+  get names(): readonly string[] {
+    return [...this.#tools.keys()];
+  }
+
+  /** True when a tool of that name is attached. */
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  /** The tools in the shape `streamText` takes. */
+  get sdkTools(): ToolSet {
+    return this.#sdkTools as ToolSet;
+  }
+
+  /** Tokens all tool definitions add to a request. */
+  get definitionTokens(): number {
+    return this.#toolTokenTotal;
+  }
+
+  /** Contained presenter failures (at most 100 kept). */
+  get presenterIssues(): readonly PresenterIssue[] {
+    return this.#presenterIssues.slice();
+  }
+
+  /** The installed gate, or `null`. */
+  get gate(): PermissionGate | null {
+    return this.#gate;
+  }
+
+  /** Installs or removes the gate; it learns every attached tool's capability. */
+  setGate(gate: PermissionGate | null): void {
+    this.#gate = gate;
+    if (gate) for (const t of this.#tools.values()) syncMeta(gate, t);
+  }
+
+  /** Attaches a tool; throws on a duplicate name. */
+  register(tool: AgentTool<unknown>): void {
+    const t = defineTool(tool);
+    if (this.#tools.has(t.name))
+      throw new AgentCoreError('DUPLICATE_TOOL', `a tool named ${t.name} is already registered`);
+    const schema = intentSchema(t.inputSchema as never);
+    this.#tools.set(t.name, t);
+    this.#presentations.set(t.name, presentationsOf(t));
+    this.#sdkTools[t.name] = this.#sdkTool(t, schema);
+    this.#setTokens(t.name, toolDefinitionTokens(t, undefined));
+    Promise.resolve(schema.jsonSchema).then(
+      (js) => this.#setTokens(t.name, toolDefinitionTokens(t, js)),
+      () => undefined,
+    );
+    if (this.#gate) syncMeta(this.#gate, t);
+  }
+
+  #setTokens(name: string, n: number): void {
+    this.#toolTokenTotal += n - (this.#toolTokens.get(name) ?? 0);
+    this.#toolTokens.set(name, n);
+  }
+
+  /** Starts serving the calls of `turn` (approvals start a new queue: never wait on an older turn's prompt). */
+  begin(turn: Turn): void {
+    this.#turn = turn;
+    this.#approvals = Promise.resolve();
+  }
+
+  /** Stops serving calls. */
+  end(): void {
+    this.#turn = null;
+  }
+
+  /** Forgets every remembered call (a cleared or restored session presents from scratch). */
+  resetPresenter(): void {
+    this.#presenter = this.#newPresenter();
+  }
+
+  #newPresenter(): ToolPresenter {
+    return createToolPresenter(
+      (name) => {
+        const p = this.#presentations.get(name);
+        return p && (this.#argsValidated ? p.validated : p.untrusted);
+      },
+      {
+        onError: (issue) => {
+          if (this.#presenterIssues.length < 100) this.#presenterIssues.push(issue);
+        },
+      },
+    );
+  }
+
+  /**
+   * The call's card. `validated`: the AI SDK already checked `args` against the tool's schema, so the
+   * presenter does not validate again; otherwise (invalid calls, restored sessions) it does.
+   */
+  presentCall(id: string, name: string, args: unknown, validated: boolean): ToolCallView {
+    this.#argsValidated = validated;
+    try {
+      return this.#presenter.call(id, name, args);
+    } finally {
+      this.#argsValidated = false;
+    }
+  }
+
+  /** The result's card and the stored record of a finished call. */
+  presentResult(
+    id: string,
+    name: string,
+    input: unknown,
+    callView: ToolCallView | undefined,
+    result: ToolResult,
+    isError: boolean,
+  ): ToolRecord {
+    const view = this.#presenter.result(id, {
+      content: result.value,
+      isError,
+      meta: presentationMeta(result),
+    });
+    return {
+      id,
+      name,
+      arguments: input,
+      result,
+      isError,
+      callView: callView ?? {
+        card: 'generic',
+        title: name,
+        kind: 'other',
+        rawInput: splitIntent(input).args,
+      },
+      view,
+    };
+  }
+
+  /** The host's display data of a result. */
+  displayOf(result: ToolResult, view: ToolResultView): unknown {
+    if (this.#display) return this.#display(result, view);
+    const d = result.extra?.display;
+    return d === undefined ? null : d;
+  }
+
+  /** The `tool-result` payload of a stored record. */
+  resultEvent(r: ToolRecord, artifact = toolResultArtifact(r.result, { version: null })): ToolResultEvent {
+    return {
+      id: r.id,
+      name: r.name,
+      display: this.displayOf(r.result, r.view),
+      value: r.result.value,
+      isError: r.isError,
+      artifact,
+      view: r.view,
+    };
+  }
+
+  #sdkTool(tool: AgentTool<unknown>, schema: ReturnType<typeof intentSchema>): Tool {
+    return {
+      description: tool.description,
+      inputSchema: schema,
+      execute: (input: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }) =>
+        this.#execute(tool, input, options.toolCallId, options.abortSignal),
+      toModelOutput: ({ output }: { output: unknown }) => {
+        if (output instanceof ToolOutcome) {
+          return output.isError
+            ? { type: 'error-text' as const, value: output.result.value }
+            : { type: 'text' as const, value: output.result.value };
+        }
+        return { type: 'text' as const, value: normalizeToolOutput(output).value };
+      },
+    } as Tool;
+  }
+
+  /** Gate, then the tool; every wait is raced against the turn's abort. */
+  async #execute(
+    tool: AgentTool<unknown>,
+    input: unknown,
+    callId: string,
+    sdkSignal: AbortSignal | undefined,
+  ): Promise<ToolOutcome> {
+    const turn = this.#turn;
+    if (!turn) throw new AgentCoreError('TURN_IN_PROGRESS', 'tool executed outside of a turn');
+    // The turn's own signal aborts on user aborts and failed callbacks alike; the SDK's is a merge of it.
+    const signal = sdkSignal?.aborted ? sdkSignal : turn.signal;
+    // The host sees the request before the gate decides.
+    await turn.requestDelivered(callId, signal);
+    const { intent, args } = splitIntent(input);
+    const gate = this.#gate;
+    if (gate) {
+      // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
+      if (!isShellGrammarLoaded()) {
+        await turn.race(
+          loadInstalledShellGrammar().catch(() => undefined),
+          signal,
+        );
+      }
+      syncMeta(gate, tool);
+      const check = () => gate.check({ id: callId, name: tool.name, input: args, signal });
+      const run = this.#approvals.then(check, check);
+      this.#approvals = run.catch(() => undefined);
+      const decision = await turn.race(run, signal);
+      if (signal.aborted) throw abortError();
+      if (!decision.allowed) {
+        return ToolOutcome.failure(permissionDeniedMessage(tool.name, decision.reason), 'permission_denied');
+      }
+    }
+    let output: unknown;
+    try {
+      if (signal.aborted) throw abortError();
+      output = tool.execute(args, { callId, name: tool.name, signal, cwd: this.#cwd, intent });
+      // A tool that ignores its signal must not hold an interrupted turn open; a synchronous one is done.
+      if (isThenable(output)) output = await turn.race(Promise.resolve(output), signal);
+      else if (signal.aborted) throw abortError();
+    } catch (e) {
+      if (signal.aborted || isAbortError(e)) throw e;
+      return ToolOutcome.failure(`Error: ${errorMessage(e)}`, errorMessage(e), errorMessage(e));
+    }
+    return new ToolOutcome(normalizeToolOutput(output));
+  }
+}
