@@ -26,7 +26,7 @@ export interface ReplContext {
 /** The built-in slash commands, for `/help`. */
 export const SLASH_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['/help', 'this list, and the skills you can invoke'],
-  ['/compact', 'compact the conversation now'],
+  ['/compact', 'compact the conversation now; /compact <instructions> says what the summary keeps'],
   ['/mode [name]', `show or set the permission mode (${PERMISSION_MODES.join(', ')})`],
   ['/permissions', 'show grants, rules and their files; /permissions revoke <id>|all'],
   ['/sessions', 'list saved sessions (resume with codeagent --resume <id>)'],
@@ -152,7 +152,8 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
       return 'done';
     }
     case '/compact': {
-      const decision = await ctx.host.client.compact();
+      // `/compact <instructions>` biases the summary (what to keep, what to focus on), as in Claude Code.
+      const decision = await ctx.host.client.compact(arg === '' ? {} : { instructions: arg });
       out(describeCompaction(decision));
       await ctx.save('(compacted)');
       return 'done';

@@ -6,7 +6,7 @@ import {
 } from '@codeagent/permission-gate';
 import type { PresenterIssue } from '@codeagent/render-intent';
 import type { ModelMessage } from 'ai';
-import { type CompactionDecision, Compactor } from './compaction.js';
+import { type CompactionDecision, Compactor, summaryPromptWith } from './compaction.js';
 import { AgentCoreError } from './errors.js';
 import type { ToolResultEvent } from './events.js';
 import type { StreamInput } from './input.js';
@@ -97,8 +97,11 @@ export class CodeagentClient implements PermissionGateTarget {
       o.pricing,
     );
     const summaryPrompt = o.compaction.summaryPrompt;
-    const compactor: Compactor = new Compactor(o.compaction, o.thresholds.threshold, (m, signal) =>
-      this.#turns.summarize(m, signal, summaryPrompt),
+    const compactor: Compactor = new Compactor(
+      o.compaction,
+      o.thresholds.threshold,
+      (m, signal, instructions) =>
+        this.#turns.summarize(m, signal, summaryPromptWith(summaryPrompt, instructions)),
     );
     this.#compactor = compactor;
     this.#turns = new TurnRunner({
@@ -179,18 +182,23 @@ export class CodeagentClient implements PermissionGateTarget {
     this.#tools.resetPresenter();
   }
 
-  /** Manual compaction (`/compact`): summarises older turns now, whatever the token count. */
-  async compact(options: { signal?: AbortSignal } = {}): Promise<CompactionDecision> {
+  /**
+   * Manual compaction (`/compact [instructions]`): summarises older turns now, whatever the token count; `instructions`
+   * bias the summary (what to keep, what to focus on), as in Claude Code.
+   */
+  async compact(options: { signal?: AbortSignal; instructions?: string } = {}): Promise<CompactionDecision> {
     this.#idle('compact');
+    const instructions = typeof options.instructions === 'string' ? options.instructions.trim() : '';
     const session = this.#session;
     const history = session.history;
     const out = await this.#compactor.compact({
       messages: history,
       beforeTokens: session.countTokens(history),
       estimate: (m) => session.estimate(m),
-      reason: 'manual compaction',
+      reason: instructions ? `manual compaction: ${instructions.slice(0, 200)}` : 'manual compaction',
       force: true,
       signal: options.signal,
+      ...(instructions ? { instructions } : {}),
     });
     if (out.messages !== history) {
       session.setMessages(out.messages.slice());

@@ -77,6 +77,12 @@ export interface CompactionOptions {
 /** The placeholder that replaces a cleared tool result. */
 export const CLEARED_TOOL_RESULT = '[Old tool result content cleared]';
 
+/** Adds the user's own instructions (`/compact <instructions>`) to the summary request's system prompt. */
+export function summaryPromptWith(prompt: string, instructions: string | undefined): string {
+  const extra = instructions?.trim();
+  return extra ? `${prompt}\n\nThe user asked for this summary: ${extra}` : prompt;
+}
+
 /** The default instructions of the summary request. */
 export const DEFAULT_SUMMARY_PROMPT =
   'You are compacting a conversation between a user and a coding agent so it can continue within a smaller context. ' +
@@ -313,6 +319,7 @@ export function summaryMessage(summary: string): ModelMessage {
 export type Summarizer = (
   messages: readonly ModelMessage[],
   signal: AbortSignal | undefined,
+  instructions?: string,
 ) => Promise<string>;
 
 /** Inputs of one compaction run. */
@@ -329,6 +336,8 @@ export interface CompactionRun {
   readonly force?: boolean;
   /** Abort signal of the turn. */
   readonly signal?: AbortSignal | undefined;
+  /** The user's instructions for the summary (`/compact <instructions>`): what to keep, what to focus on. */
+  readonly instructions?: string | undefined;
 }
 
 /** Result of one compaction run. */
@@ -457,7 +466,14 @@ export class Compactor {
       if (starts.length > keepRecentTurns && keepRecentTurns > 0) {
         const cut = starts[starts.length - keepRecentTurns] ?? 0;
         if (cut > 0) {
-          const candidate = await this.summarizeBefore(current, cut, run.messages, dropped, run.signal);
+          const candidate = await this.summarizeBefore(
+            current,
+            cut,
+            run.messages,
+            dropped,
+            run.signal,
+            run.instructions,
+          );
           const after = run.estimate(candidate.messages);
           if (after < this.threshold || run.force) {
             return this.success('summary', run, candidate.messages, after, candidate.dropped);
@@ -468,7 +484,14 @@ export class Compactor {
       const lastStart = starts[starts.length - 1] ?? 0;
       if (lastStart === 0)
         throw new AgentCoreError('COMPACTION_FAILED', 'nothing older than the last turn to compact');
-      const full = await this.summarizeBefore(current, lastStart, run.messages, dropped, run.signal);
+      const full = await this.summarizeBefore(
+        current,
+        lastStart,
+        run.messages,
+        dropped,
+        run.signal,
+        run.instructions,
+      );
       const after = run.estimate(full.messages);
       if (after >= this.threshold && !run.force) {
         this.failures++;
@@ -511,9 +534,10 @@ export class Compactor {
     original: readonly ModelMessage[],
     priorDropped: readonly DroppedItem[],
     signal: AbortSignal | undefined,
+    instructions: string | undefined,
   ): Promise<{ messages: ModelMessage[]; dropped: DroppedItem[] }> {
     const older = current.slice(0, cut);
-    const summary = (await this.summarize(older, signal)).trim();
+    const summary = (await this.summarize(older, signal, instructions)).trim();
     if (summary === '') throw new AgentCoreError('COMPACTION_FAILED', 'the model returned an empty summary');
     const messages = [summaryMessage(summary), ...current.slice(cut)];
     assertToolPairs(messages, 'summary');

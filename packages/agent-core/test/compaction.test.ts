@@ -248,6 +248,23 @@ describe('compaction in the loop', () => {
     expect(client.messages.map((m) => m.role)).toEqual(['user', 'user', 'assistant']);
     expect(client.compactions).toEqual([d]);
   });
+
+  it('compact({instructions}) puts the user\'s instructions into the summary request and the decision', async () => {
+    const model = scriptedModel([
+      [...text(['a1']), finish('stop')],
+      [...text(['a2']), finish('stop')],
+      [...text(['focused summary']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, compaction: { keepRecentTurns: 1 } });
+    await stream(client, 'first');
+    await stream(client, 'second');
+    const d = await client.compact({ instructions: '  keep the failing test names  ' });
+    expect(d.reason).toBe('manual compaction: keep the failing test names');
+    const summaryCall = model.calls.at(-1);
+    const system = JSON.stringify(summaryCall?.prompt.filter((m) => m.role === 'system'));
+    expect(system).toContain('The user asked for this summary: keep the failing test names');
+    expect(JSON.stringify(client.messages[0])).toContain('focused summary');
+  });
 });
 
 describe('Compactor', () => {
