@@ -17,7 +17,16 @@ export {
   writeTextFile,
 } from './files.js';
 export { BackgroundJobs, type BackgroundJobsOptions, type JobInfo, type JobStatus } from './jobs.js';
-export { type CommandResult, killProcessGroup, type RunCommandOptions, runCommand } from './process.js';
+export {
+  type CommandResult,
+  findTaggedProcesses,
+  killProcessGroup,
+  PROCESS_TAG_ENV,
+  ProcessGroups,
+  type RunCommandOptions,
+  runCommand,
+  type SurvivingProcess,
+} from './process.js';
 export {
   type BuiltinPresentationsOptions,
   type BuiltinToolName,

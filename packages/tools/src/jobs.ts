@@ -54,9 +54,7 @@ export class BackgroundJobs {
   readonly #shell: string;
   #next = 1;
   readonly #onExit = (): void => {
-    for (const job of this.#jobs.values()) {
-      if (job.info.status === 'running') killProcessGroup(job.info.pid, 'SIGKILL');
-    }
+    this.killAll('SIGKILL');
   };
 
   /** Creates an empty job table. */
@@ -146,6 +144,19 @@ export class BackgroundJobs {
       clearTimeout(escalate);
     }
     return { ...job.info };
+  }
+
+  /**
+   * Sends `signal` (default SIGKILL) to every running job's group at once, synchronously (for signal and `exit`
+   * handlers, which cannot wait); returns how many groups were alive.
+   */
+  killAll(signal: NodeJS.Signals = 'SIGKILL'): number {
+    let alive = 0;
+    for (const job of this.#jobs.values()) {
+      if (job.info.status !== 'running') continue;
+      if (killProcessGroup(job.info.pid, signal)) alive += 1;
+    }
+    return alive;
   }
 
   /** Snapshots of every job, oldest first. */

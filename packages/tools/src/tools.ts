@@ -17,7 +17,7 @@ import {
   writeTextFile,
 } from './files.js';
 import { BackgroundJobs, type JobInfo } from './jobs.js';
-import { runCommand } from './process.js';
+import { type CommandResult, ProcessGroups, runCommand } from './process.js';
 import { type BuiltinToolName, createBuiltinPresentations } from './presenters.js';
 import { type ReadArgs, type ReadLimits, readImageFile, readTextFile } from './read.js';
 import {
@@ -100,6 +100,8 @@ export interface BuiltinToolsOptions {
   env?: NodeJS.ProcessEnv;
   /** Background jobs table shared by Bash, job_output and job_kill (default: a new one). */
   jobs?: BackgroundJobs;
+  /** Registry of the process groups of running foreground Bash commands (default: a new one). */
+  groups?: ProcessGroups;
   /** Todo list TodoWrite replaces (default: a new one). */
   todos?: TodoList;
   /** Read limits. */
@@ -115,6 +117,7 @@ export interface BuiltinToolsOptions {
 interface Shared {
   workspace: Workspace;
   jobs: BackgroundJobs;
+  groups: ProcessGroups;
   todos: TodoList;
   presenters: Readonly<Record<BuiltinToolName, ToolPresentation>>;
   options: BuiltinToolsOptions;
@@ -133,6 +136,7 @@ const shared = (options: BuiltinToolsOptions): Shared => {
         ...(options.bash?.killGraceMs === undefined ? {} : { killGraceMs: options.bash.killGraceMs }),
         ...(options.bash?.shell === undefined ? {} : { shell: options.bash.shell }),
       }),
+    groups: options.groups ?? new ProcessGroups(),
     todos: options.todos ?? new TodoList(),
     presenters: createBuiltinPresentations({ cwd: workspace.cwd }),
     options,
@@ -407,7 +411,7 @@ export interface BashArgs {
 
 function bashValue(
   plain: string,
-  r: { exitCode: number | null; signal: string | null; timedOut: boolean; aborted: boolean },
+  r: Pick<CommandResult, 'exitCode' | 'signal' | 'timedOut' | 'aborted' | 'abandonedPipes' | 'survivors'>,
   timeoutMs: number,
 ): string {
   const notes: string[] = [];
@@ -415,6 +419,18 @@ function bashValue(
   else if (r.aborted) notes.push('[Command interrupted and killed]');
   if (r.signal !== null) notes.push(`[Terminated by signal ${r.signal}]`);
   else if (r.exitCode !== null && r.exitCode !== 0) notes.push(`[Exit code ${r.exitCode}]`);
+  if (r.survivors.length > 0) {
+    const list = r.survivors
+      .slice(0, 10)
+      .map((p) => `${p.pid} (${p.name})`)
+      .join(', ');
+    const more = r.survivors.length > 10 ? ` and ${r.survivors.length - 10} more` : '';
+    notes.push(
+      `[${r.survivors.length} process(es) left the command's process group and still run: ${list}${more}]`,
+    );
+  } else if (r.abandonedPipes) {
+    notes.push("[Stopped waiting for output held open by a process outside the command's process group]");
+  }
   const body = plain.replace(/\n+$/, '');
   const text = body === '' && notes.length === 0 ? '(no output)' : body;
   return [text, ...notes].filter((part) => part !== '').join('\n');
@@ -457,6 +473,7 @@ export function createBashTool(options: BuiltinToolsOptions): AgentTool<BashArgs
           env: s.options.env,
           killGraceMs: limits.killGraceMs,
           shell: limits.shell,
+          groups: s.groups,
         });
         const value = bashValue(r.plain, r, timeoutMs);
         const meta = { output: r.output, exitCode: r.exitCode, signal: r.signal };
@@ -628,6 +645,13 @@ export interface BuiltinToolkit {
   jobs: BackgroundJobs;
   /** The todo list TodoWrite replaces. */
   todos: TodoList;
+  /** Process groups of the foreground Bash commands running now. */
+  groups: ProcessGroups;
+  /**
+   * Sends `signal` (default SIGKILL) to the process group of every running foreground command and background
+   * job, synchronously: for a host's SIGINT/SIGTERM/SIGHUP and `exit` handlers. Returns how many groups were alive.
+   */
+  killAll(signal?: NodeJS.Signals): number;
   /** Kills every background job still running (call it when the session ends). */
   dispose(): Promise<void>;
 }
@@ -635,7 +659,13 @@ export interface BuiltinToolkit {
 /** Creates every built-in tool over one shared workspace, background-job table and todo list. */
 export function createBuiltinToolkit(options: BuiltinToolsOptions): BuiltinToolkit {
   const s = shared(options);
-  const common: BuiltinToolsOptions = { ...options, workspace: s.workspace, jobs: s.jobs, todos: s.todos };
+  const common: BuiltinToolsOptions = {
+    ...options,
+    workspace: s.workspace,
+    jobs: s.jobs,
+    groups: s.groups,
+    todos: s.todos,
+  };
   const tools: AgentTool[] = [
     createReadTool(common),
     createWriteTool(common),
@@ -647,7 +677,15 @@ export function createBuiltinToolkit(options: BuiltinToolsOptions): BuiltinToolk
     createJobOutputTool(common),
     createJobKillTool(common),
   ];
-  return { tools, workspace: s.workspace, jobs: s.jobs, todos: s.todos, dispose: () => s.jobs.dispose() };
+  return {
+    tools,
+    workspace: s.workspace,
+    jobs: s.jobs,
+    todos: s.todos,
+    groups: s.groups,
+    killAll: (signal = 'SIGKILL') => s.groups.killAll(signal) + s.jobs.killAll(signal),
+    dispose: () => s.jobs.dispose(),
+  };
 }
 
 /**
