@@ -140,6 +140,7 @@ async function streamLines(
   start: number,
   count: number,
   maxLineLength: number,
+  signal: AbortSignal | undefined,
 ): Promise<{ lines: string[]; more: boolean }> {
   const handle = await open(file, READ_FLAGS);
   const stream = handle.createReadStream({ encoding: 'utf8', highWaterMark: 64 * 1024 });
@@ -178,6 +179,7 @@ async function streamLines(
   };
   try {
     outer: for await (const chunk of stream as AsyncIterable<string>) {
+      throwIfAborted(signal);
       let from = 0;
       for (;;) {
         if (n >= start && lines.length >= count && from < chunk.length) {
@@ -204,12 +206,22 @@ async function streamLines(
   return { lines, more };
 }
 
-/** Reads a text file inside the workspace, with binary, size and line-length guards. */
+/** Throws the `aborted` {@link ToolError} once `signal` fired. */
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ToolError('aborted', 'Read interrupted: the call was aborted');
+}
+
+/**
+ * Reads a text file inside the workspace, with binary, size and line-length guards; `signal` stops a long read
+ * (a huge file read through `offset`/`limit`) between chunks.
+ */
 export async function readTextFile(
   workspace: Workspace,
   args: ReadArgs,
   limits: ReadLimits = {},
+  signal?: AbortSignal,
 ): Promise<ReadOutcome> {
+  throwIfAborted(signal);
   const maxBytes = limits.maxBytes ?? 256 * 1024;
   const defaultLimit = limits.defaultLimit ?? 2000;
   const maxLineLength = limits.maxLineLength ?? 2000;
@@ -240,7 +252,7 @@ export async function readTextFile(
         `${resolved.display} is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} Read limit; pass offset and limit to read part of it, or use Grep`,
       );
     }
-    ({ lines: selected, more } = await streamLines(resolved.real, start, count, maxLineLength));
+    ({ lines: selected, more } = await streamLines(resolved.real, start, count, maxLineLength, signal));
   } else {
     const all = splitLines(
       (await readText(resolved.real, { encoding: 'utf8', flag: READ_FLAGS })).replace(/^\uFEFF/, ''),

@@ -200,7 +200,7 @@ export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs
       'Read a text file. Returns lines numbered like `cat -n` (number, tab, line). Reads up to 2000 lines by default; use offset and limit for large files. PNG, JPEG, GIF and WebP images are shown to the user as an image. Refuses other binary files and paths outside the workspace.',
     inputSchema: ReadSchema,
     capability: BUILTIN_TOOL_META.Read,
-    execute: (args) =>
+    execute: (args, ctx?: Partial<ToolContext>) =>
       guarded(async () => {
         const input = parse(ReadSchema, args, 'Read');
         const image = await readImageFile(s.workspace, input, s.options.read);
@@ -213,7 +213,7 @@ export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs
             'image',
           );
         }
-        const out = await readTextFile(s.workspace, input, s.options.read);
+        const out = await readTextFile(s.workspace, input, s.options.read, ctx?.signal);
         const range = out.endLine >= out.startLine ? ` (${out.startLine} - ${out.endLine})` : '';
         return success(
           out.value,
