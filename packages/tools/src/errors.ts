@@ -13,6 +13,7 @@ export type ToolErrorCode =
   | 'edit_ambiguous'
   | 'edit_no_change'
   | 'file_exists'
+  | 'hard_link'
   | 'invalid_regex'
   | 'regex_timeout'
   | 'spawn_failed'
