@@ -1,6 +1,6 @@
 import { structuredPatch } from 'diff';
 import { paint, RESET } from './ansi.js';
-import { safeInline, sanitize } from './text.js';
+import { safeInline, sanitize, toText } from './text.js';
 
 /** One hunk of a line diff, in unified-diff form. */
 interface Hunk {
@@ -117,6 +117,42 @@ export function renderDiffLines(input: DiffInput, color: boolean): string[] {
       else if (mark === '-') out.push(closeLine(paint(color, line, 'red')));
       else if (mark === '\\') out.push(paint(color, line, 'dim'));
       else out.push(closeLine(line));
+    }
+  }
+  return out;
+}
+
+/** One line of a diff for a renderer that does its own escaping (the approval path): raw, unsanitised text. */
+export interface DiffLine {
+  /** `hunk` header, added, deleted or context line, or a note such as `(no changes)`. */
+  readonly kind: 'hunk' | 'add' | 'del' | 'ctx' | 'note';
+  /** The line without its `+`/`-`/` ` mark (and without a CR that ends it); untrusted for add/del/ctx. */
+  readonly text: string;
+}
+
+/**
+ * The hunks of `oldText -> newText` as lines (three lines of context, real line numbers in the headers when
+ * the texts are whole files), leaving escaping to the caller.
+ */
+export function diffHunkLines(oldValue: unknown, newValue: unknown): DiffLine[] {
+  const isNew = oldValue === null || oldValue === undefined;
+  const oldText = isNew ? '' : withFinalNewline(toText(oldValue));
+  const newText = withFinalNewline(toText(newValue));
+  const hunks = computeHunks(oldText, newText);
+  if (hunks.length === 0) return [{ kind: 'note', text: '(no changes)' }];
+  const out: DiffLine[] = [];
+  for (const hunk of hunks) {
+    out.push({
+      kind: 'hunk',
+      text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+    });
+    for (const raw of hunk.lines) {
+      const mark = raw[0];
+      const text = raw.slice(1).replace(/\n$/, '').replace(/\r$/, '');
+      if (mark === '+') out.push({ kind: 'add', text });
+      else if (mark === '-') out.push({ kind: 'del', text });
+      else if (mark === '\\') out.push({ kind: 'note', text: raw });
+      else out.push({ kind: 'ctx', text });
     }
   }
   return out;
