@@ -691,6 +691,21 @@ export class CodeagentClient implements PermissionGateTarget {
     }
     if (!d.settled) await raceAbort(d.promise, signal);
     const { intent, args } = splitIntent(input);
+    if (tool.precheck) {
+      // A call known to fail ends here, before anyone is asked to approve it.
+      const ctx = { callId, name: tool.name, signal, cwd: this.cwd, intent };
+      let refused: unknown;
+      try {
+        refused = await raceAbort(
+          Promise.resolve().then(() => tool.precheck?.(args, ctx)),
+          signal,
+        );
+      } catch (e) {
+        if (signal.aborted || isAbortError(e)) throw e;
+        refused = `Error: ${errorMessage(e)}`;
+      }
+      if (refused !== undefined) return outcome(normalizeToolOutput(refused), true);
+    }
     const gate = this.#gate;
     if (gate) {
       syncMeta(gate, tool);

@@ -247,3 +247,59 @@ describe('tool classification precedence', () => {
     expect(log).toEqual([]);
   });
 });
+
+describe('precheck', () => {
+  it('a call whose precheck refuses ends with that error and the gate never asks', async () => {
+    const asked: string[] = [];
+    const ran: string[] = [];
+    const tool = defineTool({
+      name: 'edit_thing',
+      description: 'Edit',
+      inputSchema: z.object({ target: z.string() }),
+      capability: 'write',
+      precheck: ({ target }, ctx) =>
+        target === 'bad' ? `Error: ${target} cannot change (${ctx.callId})` : undefined,
+      execute: ({ target }) => {
+        ran.push(target);
+        return `changed ${target}`;
+      },
+    });
+    const model = scriptedModel([
+      [
+        call('c1', 'edit_thing', { target: 'bad' }),
+        call('c2', 'edit_thing', { target: 'good' }),
+        finish('tool-calls'),
+      ],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [tool] });
+    installPermissionGate(client, {
+      ask: (_name, input) => {
+        asked.push(JSON.stringify(input));
+        return true;
+      },
+    });
+    const { callbacks, events } = recordingCallbacks();
+    await stream(client, 'go', callbacks);
+    const results = events.flatMap((e) =>
+      e.type === 'tool-result' ? [{ id: e.id, value: e.value, isError: e.isError }] : [],
+    );
+    expect(asked).toEqual(['{"target":"good"}']);
+    expect(ran).toEqual(['good']);
+    expect(results).toContainEqual({ id: 'c1', value: 'Error: bad cannot change (c1)', isError: true });
+    expect(toolResultValues(model.calls[1]?.prompt)).toContain('Error: bad cannot change (c1)');
+  });
+
+  it('defineTool checks the type of precheck', async () => {
+    expect(() =>
+      defineTool({
+        name: 't',
+        description: 'd',
+        inputSchema: z.object({}),
+        capability: 'read',
+        precheck: 'no' as never,
+        execute: () => 'x',
+      }),
+    ).toThrow(/precheck must be a function/);
+  });
+});
