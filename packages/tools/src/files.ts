@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, ToolError } from './errors.js';
@@ -66,10 +67,36 @@ export interface FileChangeOutcome {
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
+/** Digest of the text a change starts from (`absent` for a missing file), to check an approval still holds. */
+const digestOf = (before: string | null): string =>
+  before === null ? 'absent' : createHash('sha256').update(before, 'utf8').digest('hex');
+
+/** What the user approved, for {@link editTextFile} and {@link writeTextFile} to hold the change to. */
+export interface ApprovedChange {
+  /** {@link FileChangePreview.beforeDigest} of the preview the user saw. */
+  readonly beforeDigest: string;
+}
+
+function holdToApproval(resolved: ResolvedPath, digest: string, approved: ApprovedChange | undefined): void {
+  if (approved !== undefined && approved.beforeDigest !== digest) {
+    throw new ToolError(
+      'changed_since_approval',
+      `${resolved.display} changed after its change was shown for approval; nothing was written. Read it again and retry`,
+    );
+  }
+}
+
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 // Checked under the file lock, not from `resolved.exists`: a concurrent Write may have just created it.
-async function existingFile(resolved: ResolvedPath): Promise<{ size: number; nlink: number } | undefined> {
+interface ExistingFile {
+  size: number;
+  nlink: number;
+  /** Identity and version of a file whose text is not read (binary or large): inode, size and mtime. */
+  stamp: string;
+}
+
+async function existingFile(resolved: ResolvedPath): Promise<ExistingFile | undefined> {
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(resolved.real);
@@ -80,7 +107,7 @@ async function existingFile(resolved: ResolvedPath): Promise<{ size: number; nli
   if (info.isDirectory())
     throw new ToolError('is_directory', `${resolved.display} is a directory, not a file`);
   if (!info.isFile()) throw new ToolError('not_a_file', `${resolved.display} is not a regular file`);
-  return { size: info.size, nlink: info.nlink };
+  return { size: info.size, nlink: info.nlink, stamp: `stat:${info.ino}:${info.size}:${info.mtimeMs}` };
 }
 
 /** Refuses a file with other hard links early (the write re-checks on the open descriptor). */
@@ -106,17 +133,21 @@ async function writeResolved(
   await writeVerified(resolved.real, resolved.display, content, { allowHardLinks: limits.allowHardLinks });
 }
 
-/** Creates or overwrites a file inside the workspace, keeping the before-image (capped) for the diff. */
+/**
+ * Creates or overwrites a file inside the workspace, keeping the before-image (capped) for the diff. With
+ * `approved`, the file must still be what the approved preview showed, else nothing is written.
+ */
 export async function writeTextFile(
   workspace: Workspace,
   args: WriteArgs,
   limits: FileChangeLimits = {},
+  approved?: ApprovedChange,
 ): Promise<FileChangeOutcome> {
   const maxDiffBytes = limits.maxDiffBytes ?? 256 * 1024;
   if (typeof args.content !== 'string') throw new ToolError('invalid_input', 'content must be a string');
   const resolved = await workspace.resolve(args.file_path);
   return workspace.withFileLock(resolved.real, () =>
-    writeLocked(resolved, args.content, maxDiffBytes, limits),
+    writeLocked(resolved, args.content, maxDiffBytes, limits, approved),
   );
 }
 
@@ -125,7 +156,7 @@ async function planWrite(
   resolved: ResolvedPath,
   maxDiffBytes: number,
   limits: FileChangeLimits,
-): Promise<{ existing: { size: number } | undefined; before: string | null }> {
+): Promise<{ existing: ExistingFile | undefined; before: string | null; digest: string }> {
   const existing = await existingFile(resolved);
   if (existing !== undefined) refuseHardLinks(resolved, existing, limits);
   let before: string | null = null;
@@ -133,7 +164,9 @@ async function planWrite(
     const raw = await readVerified(resolved.real, resolved.display);
     if (!looksBinary(raw.subarray(0, 8192))) before = raw.toString('utf8');
   }
-  return { existing, before };
+  const digest =
+    existing === undefined ? digestOf(null) : before === null ? existing.stamp : digestOf(before);
+  return { existing, before, digest };
 }
 
 async function writeLocked(
@@ -141,8 +174,10 @@ async function writeLocked(
   content: string,
   maxDiffBytes: number,
   limits: FileChangeLimits,
+  approved: ApprovedChange | undefined,
 ): Promise<FileChangeOutcome> {
-  const { existing, before } = await planWrite(resolved, maxDiffBytes, limits);
+  const { existing, before, digest } = await planWrite(resolved, maxDiffBytes, limits);
+  holdToApproval(resolved, digest, approved);
   await writeResolved(resolved, content, limits);
   const lines = splitLines(content).length;
   const change: FileChangeKind =
@@ -192,18 +227,22 @@ function checkEditArgs(args: EditArgs): void {
   }
 }
 
-/** Replaces an exact string in a file inside the workspace; a missing or non-unique match is a clear error. */
+/**
+ * Replaces an exact string in a file inside the workspace; a missing or non-unique match is a clear error. With
+ * `approved`, the file must still be what the approved preview showed, else nothing is written.
+ */
 export async function editTextFile(
   workspace: Workspace,
   args: EditArgs,
   limits: FileChangeLimits = {},
+  approved?: ApprovedChange,
 ): Promise<FileChangeOutcome> {
   const maxDiffBytes = limits.maxDiffBytes ?? 256 * 1024;
   const maxEditBytes = limits.maxEditBytes ?? 10 * 1024 * 1024;
   checkEditArgs(args);
   const resolved = await workspace.resolve(args.file_path);
   return workspace.withFileLock(resolved.real, () =>
-    editLocked(resolved, args, maxDiffBytes, maxEditBytes, limits),
+    editLocked(resolved, args, maxDiffBytes, maxEditBytes, limits, approved),
   );
 }
 
@@ -304,8 +343,10 @@ async function editLocked(
   maxDiffBytes: number,
   maxEditBytes: number,
   limits: FileChangeLimits,
+  approved: ApprovedChange | undefined,
 ): Promise<FileChangeOutcome> {
   const { before, after, replacements } = await planEdit(resolved, args, maxEditBytes, limits);
+  holdToApproval(resolved, digestOf(before), approved);
   await writeResolved(resolved, after, limits);
   if (before === null) {
     return {
@@ -343,6 +384,8 @@ export interface FileChangePreview {
   before: string | null;
   /** The whole text after: `null` when over `maxDiffBytes` (not shown). */
   after: string | null;
+  /** Identifies the file state the preview was computed from; pass it back as {@link ApprovedChange}. */
+  beforeDigest: string;
 }
 
 const shown = (text: string, maxDiffBytes: number): string | null =>
@@ -369,6 +412,7 @@ export async function previewEdit(
     replacements: plan.replacements,
     before: plan.before === null ? null : shown(plan.before, maxDiffBytes),
     after: shown(plan.after, maxDiffBytes),
+    beforeDigest: digestOf(plan.before),
   };
 }
 
@@ -381,7 +425,7 @@ export async function previewWrite(
   const maxDiffBytes = limits.maxDiffBytes ?? 256 * 1024;
   if (typeof args.content !== 'string') throw new ToolError('invalid_input', 'content must be a string');
   const resolved = await workspace.resolve(args.file_path);
-  const { existing, before } = await planWrite(resolved, maxDiffBytes, limits);
+  const { existing, before, digest } = await planWrite(resolved, maxDiffBytes, limits);
   return {
     path: resolved.absolute,
     displayPath: resolved.display,
@@ -389,5 +433,6 @@ export async function previewWrite(
     replacements: 0,
     before,
     after: shown(args.content, maxDiffBytes),
+    beforeDigest: digest,
   };
 }

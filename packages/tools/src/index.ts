@@ -8,14 +8,19 @@
 export { type CapturedOutput, OutputCapture } from './capture.js';
 export { type ToolErrorCode, ToolError } from './errors.js';
 export {
+  type ApprovedChange,
   type EditArgs,
   editTextFile,
   type FileChangeKind,
   type FileChangeLimits,
   type FileChangeOutcome,
+  type FileChangePreview,
+  previewEdit,
+  previewWrite,
   type WriteArgs,
   writeTextFile,
 } from './files.js';
+export type { WriteCheckOptions } from './open.js';
 export { BackgroundJobs, type BackgroundJobsOptions, type JobInfo, type JobStatus } from './jobs.js';
 export {
   type CommandResult,
@@ -77,6 +82,7 @@ export {
   createWriteTool,
   type JobArgs,
   type SearchResultMeta,
+  type ToolCallPreview,
 } from './tools.js';
 export { type ResolvedPath, Workspace, type WorkspaceOptions } from './workspace.js';
 export { walkFiles, type WalkEntry, type WalkOptions } from './walk.js';

@@ -5,14 +5,18 @@ import {
   type ToolResult,
   toolResult,
 } from '@codeagent/artifact-schema';
-import type { ToolPresentation } from '@codeagent/render-intent';
+import type { ToolCallView, ToolPresentation } from '@codeagent/render-intent';
 import { z } from 'zod';
-import { errnoCode, oneLine, ToolError } from './errors.js';
+import { errnoCode, oneLine, ToolError, type ToolErrorCode } from './errors.js';
 import {
+  type ApprovedChange,
   type EditArgs,
   editTextFile,
   type FileChangeLimits,
   type FileChangeOutcome,
+  type FileChangePreview,
+  previewEdit,
+  previewWrite,
   type WriteArgs,
   writeTextFile,
 } from './files.js';
@@ -112,9 +116,16 @@ export interface BuiltinToolsOptions {
   search?: SearchLimits;
   /** Bash limits. */
   bash?: BashLimits;
+  /**
+   * Previews shown for approval, by call id (shared by the toolkit's `preview` and the Write/Edit tools; default:
+   * a new map). A Write or Edit whose call id is here only writes when the file is still what the preview showed.
+   */
+  approvals?: Map<string, ApprovedChange>;
 }
 
 interface Shared {
+  /** Previews shown for approval, by call id: the call's execute holds the file to them. */
+  approvals: Map<string, ApprovedChange>;
   workspace: Workspace;
   jobs: BackgroundJobs;
   groups: ProcessGroups;
@@ -126,6 +137,7 @@ interface Shared {
 const shared = (options: BuiltinToolsOptions): Shared => {
   const workspace = options.workspace ?? new Workspace({ cwd: options.cwd, roots: options.roots });
   return {
+    approvals: options.approvals ?? new Map(),
     workspace,
     jobs:
       options.jobs ??
@@ -166,6 +178,96 @@ function failure(error: unknown): ToolResult {
   const message = error instanceof ToolError ? error.message : oneLine(error);
   const code = error instanceof ToolError ? error.code : (errnoCode(error) ?? 'io_error');
   return { ...toolResult(message, { kind: 'error', payload: { message, detail: code } }), error: message };
+}
+
+/** The approval a call was shown, taken once (a call executes at most once). */
+function takeApproval(s: Shared, callId: string | undefined): ApprovedChange | undefined {
+  if (callId === undefined) return undefined;
+  const approved = s.approvals.get(callId);
+  s.approvals.delete(callId);
+  return approved;
+}
+
+/** Remembers what a call's approval showed; old entries (calls that were denied) are dropped past 256. */
+function rememberApproval(s: Shared, callId: string, approved: ApprovedChange): void {
+  s.approvals.delete(callId);
+  s.approvals.set(callId, approved);
+  for (const key of s.approvals.keys()) {
+    if (s.approvals.size <= 256) break;
+    s.approvals.delete(key);
+  }
+}
+
+/** What the approval of a Write or Edit shows: computed read-only from the file when the user is asked. */
+export type ToolCallPreview =
+  | {
+      /** The change can be made. */
+      readonly ok: true;
+      /** The card to show: the whole-file diff (real line numbers, context), or a note when it is too large. */
+      readonly view: ToolCallView;
+      /** The computed change. */
+      readonly change: FileChangePreview;
+    }
+  | {
+      /** The call would fail; it says why (the same error the tool gives). */
+      readonly ok: false;
+      /** The tool's error code. */
+      readonly code: ToolErrorCode;
+      /** The tool's error message. */
+      readonly message: string;
+    };
+
+function previewView(tool: 'Write' | 'Edit', p: FileChangePreview): ToolCallView {
+  const title = `${tool} ${p.displayPath}`;
+  if (p.after === null || (p.before === null && p.change !== 'created')) {
+    const what =
+      tool === 'Edit'
+        ? `${p.replacements} replacement${p.replacements === 1 ? '' : 's'}`
+        : p.change === 'created'
+          ? 'a new file'
+          : 'the whole file';
+    return {
+      card: 'generic',
+      title,
+      kind: 'edit',
+      locations: [{ path: p.path }],
+      content: [
+        {
+          type: 'text',
+          text: `${what}; the file is binary or too large to preview here, so no diff is shown`,
+        },
+      ],
+    };
+  }
+  return {
+    card: 'diff',
+    title,
+    diffs: [{ path: p.displayPath, oldText: p.before, newText: p.after }],
+    locations: [{ path: p.path }],
+  };
+}
+
+/** Computes the approval preview of a Write or Edit call; `undefined` for any other tool. */
+async function previewCall(s: Shared, name: string, args: unknown): Promise<ToolCallPreview | undefined> {
+  if (name !== 'Edit' && name !== 'Write') return undefined;
+  try {
+    const change =
+      name === 'Edit'
+        ? await previewEdit(s.workspace, parse(EditSchema, args, 'Edit'), s.options.files)
+        : await previewWrite(s.workspace, parse(WriteSchema, args, 'Write'), s.options.files);
+    return { ok: true, view: previewView(name, change), change };
+  } catch (error) {
+    const message = error instanceof ToolError ? error.message : oneLine(error);
+    const code = error instanceof ToolError ? error.code : 'io_error';
+    return { ok: false, code, message };
+  }
+}
+
+/** The tool's own failure result when its preview fails, else `undefined` (for `precheck`). */
+async function refusal(s: Shared, name: 'Edit' | 'Write', args: unknown): Promise<ToolResult | undefined> {
+  const p = await previewCall(s, name, args);
+  if (p === undefined || p.ok) return undefined;
+  return failure(new ToolError(p.code, p.message));
 }
 
 async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
@@ -265,9 +367,12 @@ export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteAr
       'Create a file or overwrite it with the given content (parent directories are created). Prefer Edit to change part of an existing file.',
     inputSchema: WriteSchema,
     capability: BUILTIN_TOOL_META.Write,
-    execute: (args) =>
+    precheck: (args) => refusal(s, 'Write', args),
+    execute: (args, ctx?: Partial<ToolContext>) =>
       guarded(async () => {
-        const out = await writeTextFile(s.workspace, parse(WriteSchema, args, 'Write'), s.options.files);
+        const approved = takeApproval(s, ctx?.callId);
+        const parsed = parse(WriteSchema, args, 'Write');
+        const out = await writeTextFile(s.workspace, parsed, s.options.files, approved);
         return fileChangeResult(out, `Write ${out.displayPath}`);
       }),
     presentCall: (args) => s.presenters.Write.presentCall?.(args),
@@ -294,9 +399,12 @@ export function createEditTool(options: BuiltinToolsOptions): AgentTool<EditArgs
       'Replace exact text in a file. old_string must match the file exactly (copy it from Read output without the line-number prefix) and occur once, unless replace_all is true. An empty old_string creates a new file.',
     inputSchema: EditSchema,
     capability: BUILTIN_TOOL_META.Edit,
-    execute: (args) =>
+    precheck: (args) => refusal(s, 'Edit', args),
+    execute: (args, ctx?: Partial<ToolContext>) =>
       guarded(async () => {
-        const out = await editTextFile(s.workspace, parse(EditSchema, args, 'Edit'), s.options.files);
+        const approved = takeApproval(s, ctx?.callId);
+        const parsed = parse(EditSchema, args, 'Edit');
+        const out = await editTextFile(s.workspace, parsed, s.options.files, approved);
         return fileChangeResult(out, `Edit ${out.displayPath}`);
       }),
     presentCall: (args) => s.presenters.Edit.presentCall?.(args),
@@ -648,6 +756,12 @@ export interface BuiltinToolkit {
   /** Process groups of the foreground Bash commands running now. */
   groups: ProcessGroups;
   /**
+   * The approval preview of a Write or Edit call, read from the file now (`undefined` for other tools). With the
+   * call id, the call then only writes if the file is still what this preview showed (else it fails with
+   * `changed_since_approval`): what the user approves is what runs.
+   */
+  preview(name: string, args: unknown, callId?: string): Promise<ToolCallPreview | undefined>;
+  /**
    * Sends `signal` (default SIGKILL) to the process group of every running foreground command and background
    * job, synchronously: for a host's SIGINT/SIGTERM/SIGHUP and `exit` handlers. Returns how many groups were alive.
    */
@@ -661,6 +775,7 @@ export function createBuiltinToolkit(options: BuiltinToolsOptions): BuiltinToolk
   const s = shared(options);
   const common: BuiltinToolsOptions = {
     ...options,
+    approvals: s.approvals,
     workspace: s.workspace,
     jobs: s.jobs,
     groups: s.groups,
@@ -684,6 +799,13 @@ export function createBuiltinToolkit(options: BuiltinToolsOptions): BuiltinToolk
     todos: s.todos,
     groups: s.groups,
     killAll: (signal = 'SIGKILL') => s.groups.killAll(signal) + s.jobs.killAll(signal),
+    preview: async (name, args, callId) => {
+      const p = await previewCall(s, name, args);
+      if (p?.ok === true && callId !== undefined) {
+        rememberApproval(s, callId, { beforeDigest: p.change.beforeDigest });
+      }
+      return p;
+    },
     dispose: () => s.jobs.dispose(),
   };
 }

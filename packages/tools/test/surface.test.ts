@@ -32,6 +32,8 @@ describe('public surface', () => {
       'grepFiles',
       'imageMimeOf',
       'killProcessGroup',
+      'previewEdit',
+      'previewWrite',
       'readImageFile',
       'readTextFile',
       'runCommand',
