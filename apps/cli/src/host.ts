@@ -15,7 +15,12 @@ import {
   type PermissionRules,
 } from '@codeagent/permission-gate';
 import { createBuiltinToolkit, type BuiltinToolkit } from '@codeagent/tools';
-import { createTerminalRenderer, type TerminalRenderer } from '@codeagent/terminal';
+import {
+  type ApprovalRendering,
+  createTerminalRenderer,
+  renderApproval,
+  type TerminalRenderer,
+} from '@codeagent/terminal';
 import type { FileDiff, ToolCallView } from '@codeagent/render-intent';
 import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
@@ -24,7 +29,7 @@ import { StreamSanitizer } from './text-stream.js';
 
 /** Where the host writes. */
 export interface HostIO {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
   keys: KeyInput;
@@ -79,7 +84,8 @@ export class CliHost {
   private readonly renderer: TerminalRenderer;
   private readonly spinner: Spinner;
   private readonly color: boolean;
-  private pendingCalls = new Map<string, ToolCallView>();
+  private pendingCalls = new Map<string, PendingCall>();
+  private readonly width: number;
   /** Id of the tool call whose card was printed last, so a result printed elsewhere gets a label. */
   private lastCallShown: string | null = null;
   private approvalActive = false;
@@ -93,10 +99,8 @@ export class CliHost {
     private readonly options: HostOptions,
   ) {
     this.color = options.color && !options.json;
-    this.renderer = createTerminalRenderer({
-      color: this.color,
-      width: Math.max(40, Math.min(io.stdout.columns ?? 100, 160)),
-    });
+    this.width = Math.max(40, Math.min(io.stdout.columns ?? 100, 160));
+    this.renderer = createTerminalRenderer({ color: this.color, width: this.width });
     this.spinner = new Spinner((t) => io.stdout.write(t), io.stdout.isTTY === true && !options.json);
     this.toolkit = createBuiltinToolkit({ cwd: options.cwd });
     const clientOptions = {
@@ -175,18 +179,48 @@ export class CliHost {
             }
             write(clean(event.text));
             break;
-          case 'tool-request':
+          case 'tool-request': {
             endThinking();
             write(text.flush());
             newline();
-            this.pendingCalls.set(event.id, event.view);
+            const pending: PendingCall = { view: event.view, intent: event.intent, shown: null };
+            this.pendingCalls.set(event.id, pending);
+            // A diff card waits: the approval shows the change computed from the file, or the result shows it.
+            if (event.view.card === 'diff') break;
+            // Call cards go through the approval path: whatever the model put in them is shown, never applied.
+            pending.shown = this.approvalCard(pending.view, pending.intent);
             this.lastCallShown = event.id;
-            write(`${this.renderer.renderToolCall(event.view)}\n`);
+            write(`${pending.shown.text}\n`);
             break;
+          }
           case 'tool-result': {
-            const call = this.pendingCalls.get(event.id);
+            const pending = this.pendingCalls.get(event.id);
+            const call = pending?.view;
             this.pendingCalls.delete(event.id);
             newline();
+            if (pending?.preview === true && !event.isError) {
+              // The approval showed the change computed from the file, and the tool held the file to it.
+              if (this.lastCallShown !== event.id)
+                write(
+                  `${dim(
+                    this.color,
+                    `↳ ${
+                      clean(call?.title ?? event.name)
+                        .split('\n')[0]
+                        ?.slice(0, 100) ?? ''
+                    }`,
+                  )}\n`,
+                );
+              this.lastCallShown = null;
+              write(`${dim(this.color, '  ✓ applied as approved')}\n`);
+              break;
+            }
+            if (call?.card === 'diff' && pending?.shown === null && pending.preview !== true) {
+              // The deferred call card (no approval was asked): print it now, above its result; a failed call
+              // never changed anything, so its intended diff is left out.
+              write(`${this.renderer.renderToolCall(event.isError ? { ...call, diffs: [] } : call)}\n`);
+              this.lastCallShown = event.id;
+            }
             if (this.lastCallShown !== event.id) {
               // Parallel calls: say which call this result answers.
               const label = call ? call.title : event.name;
@@ -264,27 +298,71 @@ export class CliHost {
     }
   }
 
-  /** Asks the user at the keyboard; without a terminal the answer is no (fail closed). */
-  private ask(name: string, _input: unknown, id: string | undefined): Promise<AskResult> {
+  /** Most lines of an approval card before the rest is folded behind `v`: the screen minus the prompt. */
+  private approvalLines(): number {
+    const rows = this.io.stdout.rows;
+    return typeof rows === 'number' && rows > 0 ? Math.max(6, rows - 4) : 40;
+  }
+
+  /** A call card through the approval path (no model escape applied, whitespace visible, wrapped). */
+  private approvalCard(
+    view: ToolCallView,
+    intent: string | null,
+    maxLines = this.approvalLines(),
+  ): ApprovalRendering {
+    return renderApproval(view, { color: this.color, width: this.width, intent, maxLines });
+  }
+
+  /**
+   * Asks the user at the keyboard; without a terminal the answer is no (fail closed). A Write or Edit shows the
+   * change computed from the file now (the call is then held to it); a card longer than the screen says how much
+   * is hidden, and `v` shows all of it.
+   */
+  private async ask(name: string, input: unknown, id: string | undefined): Promise<AskResult> {
     const safeName = clean(name);
     if (!this.io.keys.interactive || this.options.json) {
       this.io.stderr.write(
         `approval needed for ${safeName} (${id ?? 'no call id'}) but there is no terminal to ask: denied\n`,
       );
-      return Promise.resolve(false);
+      return false;
     }
+    const pending = id === undefined ? undefined : this.pendingCalls.get(id);
+    const preview = await this.toolkit.preview(name, input, id);
+    if (preview !== undefined && !preview.ok) {
+      // The precheck passed a moment ago, so the file changed meanwhile: nothing to approve.
+      this.print(`${red(this.color, '✗')} ${clean(preview.message)}\n`);
+      return false;
+    }
+    const view: ToolCallView = preview?.ok
+      ? preview.view
+      : (pending?.view ?? { card: 'generic', title: name, rawInput: input });
+    const intent = pending?.intent ?? null;
+    let card = pending?.shown ?? null;
     this.spinner.clear();
+    if (preview?.ok || card === null || this.lastCallShown !== id) {
+      card = this.approvalCard(view, intent);
+      this.print(`${card.text}\n`);
+    }
+    if (pending && preview?.ok) pending.preview = true;
+    this.lastCallShown = id ?? null;
+    const folded = card.hiddenLines > 0;
+    const prompt = (more: boolean) =>
+      `${bold(this.color, `Allow ${safeName}?`)}  ${bold(this.color, '[y]')} once  ${bold(this.color, '[a]')} always this session  ${bold(this.color, '[n]')} deny  ${more ? `${bold(this.color, '[v]')} view all ${card?.totalLines ?? 0} lines  ` : ''}`;
     this.approvalActive = true;
-    this.print(
-      `${bold(this.color, `Allow ${safeName}?`)}  ${bold(this.color, '[y]')} once  ${bold(this.color, '[a]')} always this session  ${bold(this.color, '[n]')} deny  `,
-    );
+    this.print(prompt(folded));
     return new Promise<AskResult>((resolve) => {
       let settled = false;
+      let expanded = false;
       const release = this.io.keys.capture((key) => {
         if (settled) return;
         const name = (key.name ?? key.sequence ?? '').toLowerCase();
         let answer: AskResult | undefined;
         let label = '';
+        if (name === 'v' && folded && !expanded) {
+          expanded = true;
+          this.print(`\n${this.approvalCard(view, intent, Number.POSITIVE_INFINITY).text}\n${prompt(false)}`);
+          return;
+        }
         if (name === 'y') {
           answer = true;
           label = 'allowed once';
@@ -342,6 +420,16 @@ export class CliHost {
   async dispose(): Promise<void> {
     await this.toolkit.dispose();
   }
+}
+
+/** A call between its request and its result, with what the terminal showed of it. */
+interface PendingCall {
+  view: ToolCallView;
+  intent: string | null;
+  /** The approval-path card printed for the request (`null` while a diff card waits). */
+  shown: ApprovalRendering | null;
+  /** Whether the approval showed a preview computed from the file. */
+  preview?: boolean;
 }
 
 /** Shortens token counts: 1234 -> 1.2k. */

@@ -11,6 +11,7 @@ import { stdinKeys } from './keys.js';
 import { chooseModel } from './model.js';
 import { runRepl } from './repl.js';
 import { resolveDataDir, SessionStore } from './sessions.js';
+import { killChildrenOnExit } from './signals.js';
 
 /** The CLI's version, shown by `--version`. */
 export const VERSION = '0.0.0';
@@ -79,6 +80,12 @@ export async function runCli(proc: CliProcess): Promise<number> {
       resume = saved.session;
     }
     const host = new CliHost(io, { cwd, mode, rules, json: options.json, color, chosen, resume });
+    // SIGINT/SIGTERM/SIGHUP and exit end the session's process groups: nothing is left re-parented to init.
+    const stopSignals = killChildrenOnExit((signal) => host.toolkit.killAll(signal), {
+      beforeExit: () => {
+        if (proc.stdin.isTTY === true) proc.stdin.setRawMode(false);
+      },
+    });
     const info = (line: string) => (options.json ? proc.stderr : proc.stdout).write(`${line}\n`);
     const banner = [
       `codeagent ${VERSION}`,
@@ -116,6 +123,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
       });
     } finally {
       await host.dispose();
+      stopSignals();
     }
   } catch (error) {
     proc.stderr.write(`codeagent: ${clean(error instanceof Error ? error.message : String(error))}\n`);
