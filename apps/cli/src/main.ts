@@ -122,8 +122,8 @@ export async function runCli(proc: CliProcess): Promise<number> {
         sessionId: () => sessionId,
       });
     } finally {
+      await stopSignals();
       await host.dispose();
-      stopSignals();
     }
   } catch (error) {
     proc.stderr.write(`codeagent: ${clean(error instanceof Error ? error.message : String(error))}\n`);

@@ -12,13 +12,15 @@ export interface SignalTarget {
 
 /**
  * Makes SIGINT, SIGTERM and SIGHUP end every process group the session started (SIGTERM, then SIGKILL after
- * `graceMs`) before the CLI exits with `128 + signal`, and kills whatever is left on a normal exit too, so no
- * foreground command or background job is re-parented to init. Returns a function that removes the handlers.
+ * `graceMs`, sooner when they are gone) before the CLI exits with `128 + signal`, and kills whatever is left
+ * on a normal exit too, so no foreground command or background job is re-parented to init. Returns a function
+ * that removes the handlers; while a signal is being handled it waits for that exit instead (so a turn that
+ * ended because its command was killed cannot exit with 0 first).
  */
 export function killChildrenOnExit(
-  kill: (signal: NodeJS.Signals) => number,
+  kill: (signal: NodeJS.Signals | 0) => number,
   options: { graceMs?: number; beforeExit?: () => void; target?: SignalTarget } = {},
-): () => void {
+): () => Promise<void> {
   const target: SignalTarget = options.target ?? process;
   const grace = options.graceMs ?? 300;
   let ending = false;
@@ -26,14 +28,18 @@ export function killChildrenOnExit(
     const handler = (): void => {
       if (ending) return;
       ending = true;
-      const alive = kill('SIGTERM');
       const finish = (): void => {
         kill('SIGKILL');
         options.beforeExit?.();
         target.exit(128 + (constants.signals[signal] ?? 0));
       };
-      if (alive === 0) finish();
-      else setTimeout(finish, grace);
+      const deadline = Date.now() + grace;
+      const poll = (): void => {
+        if (Date.now() >= deadline || kill(0) === 0) finish();
+        else setTimeout(poll, 20);
+      };
+      if (kill('SIGTERM') === 0) finish();
+      else setTimeout(poll, 20);
     };
     target.on(signal, handler);
     return [signal, handler] as const;
@@ -43,7 +49,9 @@ export function killChildrenOnExit(
   };
   target.on('exit', onExit);
   return () => {
+    if (ending) return new Promise<void>(() => undefined);
     for (const [signal, handler] of handlers) target.off(signal, handler);
     target.off('exit', onExit);
+    return Promise.resolve();
   };
 }

@@ -148,9 +148,9 @@ export class BackgroundJobs {
 
   /**
    * Sends `signal` (default SIGKILL) to every running job's group at once, synchronously (for signal and `exit`
-   * handlers, which cannot wait); returns how many groups were alive.
+   * handlers, which cannot wait; `0` only counts); returns how many groups were alive.
    */
-  killAll(signal: NodeJS.Signals = 'SIGKILL'): number {
+  killAll(signal: NodeJS.Signals | 0 = 'SIGKILL'): number {
     let alive = 0;
     for (const job of this.#jobs.values()) {
       if (job.info.status !== 'running') continue;

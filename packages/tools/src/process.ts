@@ -96,8 +96,11 @@ export class ProcessGroups {
     return [...this.#pids];
   }
 
-  /** Sends `signal` to every tracked group (synchronous, safe in an `exit` handler); returns how many were alive. */
-  killAll(signal: NodeJS.Signals = 'SIGKILL'): number {
+  /**
+   * Sends `signal` to every tracked group (synchronous, safe in an `exit` handler; `0` only counts); returns how
+   * many were alive.
+   */
+  killAll(signal: NodeJS.Signals | 0 = 'SIGKILL'): number {
     let alive = 0;
     for (const pid of this.#pids) if (killProcessGroup(pid, signal)) alive += 1;
     return alive;
@@ -133,8 +136,11 @@ export function findTaggedProcesses(tag: string): SurvivingProcess[] {
   return found;
 }
 
-/** Sends `signal` to the whole process group led by `pid`; a group that is already gone is fine. */
-export function killProcessGroup(pid: number | undefined, signal: NodeJS.Signals): boolean {
+/**
+ * Sends `signal` to the whole process group led by `pid` (`0` only tests that the group exists); a group that is
+ * already gone is fine. Returns whether the group existed.
+ */
+export function killProcessGroup(pid: number | undefined, signal: NodeJS.Signals | 0): boolean {
   if (pid === undefined) return false;
   try {
     process.kill(-pid, signal);

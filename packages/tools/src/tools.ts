@@ -763,9 +763,10 @@ export interface BuiltinToolkit {
   preview(name: string, args: unknown, callId?: string): Promise<ToolCallPreview | undefined>;
   /**
    * Sends `signal` (default SIGKILL) to the process group of every running foreground command and background
-   * job, synchronously: for a host's SIGINT/SIGTERM/SIGHUP and `exit` handlers. Returns how many groups were alive.
+   * job, synchronously: for a host's SIGINT/SIGTERM/SIGHUP and `exit` handlers (`0` only counts the live groups).
+   * Returns how many groups were alive.
    */
-  killAll(signal?: NodeJS.Signals): number;
+  killAll(signal?: NodeJS.Signals | 0): number;
   /** Kills every background job still running (call it when the session ends). */
   dispose(): Promise<void>;
 }
