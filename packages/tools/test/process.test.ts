@@ -168,7 +168,8 @@ describe('runCommand', () => {
       const cwd = await tempDir();
       const pidFile = path.join(cwd, 'sleeper.pid');
       const controller = new AbortController();
-      const running = runCommand(`setsid sleep 7 & echo $! > ${pidFile}; sleep 30`, {
+      // The pid is written once setsid has surely left the group (so the abort cannot catch it still inside).
+      const running = runCommand(`setsid sleep 7 & p=$!; sleep 0.3; echo $p > ${pidFile}; sleep 30`, {
         ...base,
         cwd,
         signal: controller.signal,
