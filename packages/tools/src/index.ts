@@ -20,7 +20,6 @@ export {
   type WriteArgs,
   writeTextFile,
 } from './files.js';
-export type { WriteCheckOptions } from './open.js';
 export { BackgroundJobs, type BackgroundJobsOptions, type JobInfo, type JobStatus } from './jobs.js';
 export {
   type CommandResult,

@@ -6,8 +6,8 @@ import { READ_FLAGS } from './workspace.js';
 /** Open flags for writing without truncating first: the file is checked, then truncated through the handle. */
 const WRITE_NO_TRUNC = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW;
 
-/** What a write through {@link writeVerified} may do beyond the defaults. */
-export interface WriteCheckOptions {
+/** What a verified write may do beyond the defaults. */
+interface WriteCheckOptions {
   /**
    * Write through a file that has other hard links (default `false`: refused, because the change would also
    * appear under every other name, possibly outside the workspace). A host sets it from the user's approval.
