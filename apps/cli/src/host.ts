@@ -188,7 +188,7 @@ export class CliHost {
             // A diff card waits: the approval shows the change computed from the file, or the result shows it.
             if (event.view.card === 'diff') break;
             // Call cards go through the approval path: whatever the model put in them is shown, never applied.
-            pending.shown = this.approvalCard(pending.view, pending.intent);
+            pending.shown = this.approvalCard(pending.view, pending.intent, this.approvalLines(), 'fallback');
             this.lastCallShown = event.id;
             write(`${pending.shown.text}\n`);
             break;
@@ -216,9 +216,12 @@ export class CliHost {
               break;
             }
             if (call?.card === 'diff' && pending?.shown === null && pending.preview !== true) {
-              // The deferred call card (no approval was asked): print it now, above its result; a failed call
-              // never changed anything, so its intended diff is left out.
-              write(`${this.renderer.renderToolCall(event.isError ? { ...call, diffs: [] } : call)}\n`);
+              // The deferred call card (no approval was asked), now above its result. Its diff comes from the
+              // arguments alone, so it is shown only when the result applied exactly that (a new file); otherwise
+              // the result's hunks (real line numbers, context) say it, and a failed call changed nothing.
+              const same =
+                !event.isError && event.view.card === 'diff' && sameDiffs(call.diffs, event.view.diffs);
+              write(`${this.renderer.renderToolCall(same ? call : { ...call, diffs: [] })}\n`);
               this.lastCallShown = event.id;
             }
             if (this.lastCallShown !== event.id) {
@@ -309,8 +312,9 @@ export class CliHost {
     view: ToolCallView,
     intent: string | null,
     maxLines = this.approvalLines(),
+    rawInput: 'always' | 'fallback' = 'always',
   ): ApprovalRendering {
-    return renderApproval(view, { color: this.color, width: this.width, intent, maxLines });
+    return renderApproval(view, { color: this.color, width: this.width, intent, maxLines, rawInput });
   }
 
   /**
@@ -339,8 +343,10 @@ export class CliHost {
     const intent = pending?.intent ?? null;
     let card = pending?.shown ?? null;
     this.spinner.clear();
-    if (preview?.ok || card === null || this.lastCallShown !== id) {
-      card = this.approvalCard(view, intent);
+    const full = this.approvalCard(view, intent);
+    // The request card is reused when it is right above and already shows everything the approval would.
+    if (preview?.ok || card === null || this.lastCallShown !== id || card.text !== full.text) {
+      card = full;
       this.print(`${card.text}\n`);
     }
     if (pending && preview?.ok) pending.preview = true;

@@ -17,6 +17,12 @@ export interface ApprovalRenderOptions extends TerminalRenderOptions {
   readonly intent?: string | null | undefined;
   /** Most lines shown (default 40, at least 3); the rest is counted in the footer. `Infinity` shows everything. */
   readonly maxLines?: number;
+  /**
+   * When a generic card's raw input is shown: `always` (default: an approval shows what runs, whatever the
+   * presenter's content says) or `fallback` (only without content, like the card renderer; for cards that
+   * do not ask).
+   */
+  readonly rawInput?: 'always' | 'fallback';
 }
 
 /** What {@link renderApproval} produced: the text and how much of it did not fit. */
@@ -208,7 +214,7 @@ function diffRows(diffs: unknown): Row[] {
   return rows;
 }
 
-function viewRows(view: ToolCallView): { head: Row[]; rows: Row[]; subject: string } {
+function viewRows(view: ToolCallView, allInput: boolean): { head: Row[]; rows: Row[]; subject: string } {
   switch (view.card) {
     case 'terminal': {
       const head = header('$', view.title);
@@ -228,6 +234,7 @@ function viewRows(view: ToolCallView): { head: Row[]; rows: Row[]; subject: stri
           rows.push(...block(`${toText(loc.path)}${line}`, '↳ ', ['dim']));
         }
       }
+      const hasContent = Array.isArray(view.content) && view.content.length > 0;
       if (Array.isArray(view.content)) {
         for (const b of view.content) {
           if (typeof b !== 'object' || b === null) continue;
@@ -235,7 +242,8 @@ function viewRows(view: ToolCallView): { head: Row[]; rows: Row[]; subject: stri
           else if (b.type === 'image') rows.push(...block(`[image ${toText(b.mime)}]`, null, ['dim']));
         }
       }
-      if (view.rawInput !== undefined) rows.push(...block(safeJson(view.rawInput), 'input: ', ['dim']));
+      if (view.rawInput !== undefined && (allInput || !hasContent))
+        rows.push(...block(safeJson(view.rawInput), 'input: ', ['dim']));
       return { head, rows, subject: 'the input is longer than the screen' };
     }
     case 'diff':
@@ -262,7 +270,7 @@ export function renderApproval(view: ToolCallView, options: ApprovalRenderOption
   const { color, width } = resolved;
   const rawMax = options.maxLines ?? 40;
   const maxLines = Number.isNaN(rawMax) ? 40 : Math.max(3, Math.floor(rawMax));
-  const { head, rows, subject } = viewRows(view);
+  const { head, rows, subject } = viewRows(view, options.rawInput !== 'fallback');
   const intent =
     options.intent === undefined || options.intent === null || options.intent === ''
       ? []

@@ -89,6 +89,19 @@ describe('renderApproval', () => {
       plain,
     );
     expect(g.text).toBe('● mcp<ESC>[2Jtool [other]\n  ↳ /w/<U+202E>file:3\n  input: {"q":"a\\u0007b"}');
+    // An approval shows the input even when the presenter's content says something else; a plain card need not.
+    const benign: ToolCallView = {
+      card: 'generic',
+      title: 'weather',
+      content: [{ type: 'text', text: 'Checks the weather' }],
+      rawInput: { cmd: 'rm -rf ~' },
+    };
+    expect(renderApproval(benign, plain).text).toBe(
+      '● weather\n  Checks the weather\n  input: {"cmd":"rm -rf ~"}',
+    );
+    expect(renderApproval(benign, { ...plain, rawInput: 'fallback' }).text).toBe(
+      '● weather\n  Checks the weather',
+    );
   });
 
   it('draws a diff with real line numbers, context and the file text revealed', () => {
