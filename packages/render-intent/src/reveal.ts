@@ -34,9 +34,13 @@ const NAMES: Readonly<Record<number, string>> = {
 /**
  * Characters that must never reach an approval as themselves: C0/C1 controls, format characters (bidi
  * embeddings, overrides and isolates, zero-width characters, BOM, tags), lone surrogates, line/paragraph
- * separators and every space other than U+0020.
+ * separators and every space other than U+0020 (the Hangul fillers render as blanks too).
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Zs}\u115f\u1160\u3164\uffa0]/u;
+const INVISIBLE_CLASS =
+  '[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000\\u115f\\u1160\\u3164\\uffa0\\u{E0000}-\\u{E007F}]';
+/** Newlines, space runs (or a space that ends a line) and invisible characters; everything else is copied. */
+const SPECIAL_MANY = new RegExp(`(\\n)|( {2,}| (?=\\n|$))|(${INVISIBLE_CLASS})`, 'gu');
+const SPECIAL_ALL_SPACES = new RegExp(`(\\n)|( +)|(${INVISIBLE_CLASS})`, 'gu');
 
 const hex = (cp: number): string => cp.toString(16).toUpperCase().padStart(4, '0');
 
@@ -63,48 +67,35 @@ export function revealSegments(text: string, options: RevealOptions = {}): Revea
     if (plain !== '') out.push({ kind: 'text', text: plain });
     plain = '';
   };
-  let atLineStart = true;
-  const n = input.length;
-  let i = 0;
-  while (i < n) {
-    const code = input.charCodeAt(i);
-    if (code === 0x20) {
-      let j = i;
-      while (j < n && input.charCodeAt(j) === 0x20) j++;
-      const run = j - i;
-      const endsLine = j === n || input.charCodeAt(j) === 0x0a;
-      if (keepIndent && atLineStart && !endsLine) plain += ' '.repeat(run);
+  const special = new RegExp(minRun <= 1 ? SPECIAL_ALL_SPACES : SPECIAL_MANY);
+  let from = 0;
+  for (let m = special.exec(input); m !== null; m = special.exec(input)) {
+    plain += input.slice(from, m.index);
+    from = m.index + m[0].length;
+    if (m[1] !== undefined) {
+      if (markNewlines) {
+        flush();
+        out.push({ kind: 'control', text: '↵' });
+      }
+      plain += '\n';
+    } else if (m[2] !== undefined) {
+      const run = m[2].length;
+      const endsLine = from === input.length || input.charCodeAt(from) === 0x0a;
+      const atLineStart = m.index === 0 || input.charCodeAt(m.index - 1) === 0x0a;
+      if (keepIndent && atLineStart && !endsLine) plain += m[2];
       else if (run >= minRun) {
         flush();
         out.push({ kind: 'space', text: `␠×${run}` });
       } else if (endsLine) {
         flush();
         out.push({ kind: 'space', text: '␠'.repeat(run) });
-      } else plain += ' '.repeat(run);
-      atLineStart = false;
-      i = j;
-      continue;
-    }
-    if (code === 0x0a) {
-      if (markNewlines) {
-        flush();
-        out.push({ kind: 'control', text: '↵' });
-      }
-      plain += '\n';
-      atLineStart = true;
-      i++;
-      continue;
-    }
-    const cp = input.codePointAt(i) ?? code;
-    const width = cp > 0xffff ? 2 : 1;
-    const ch = input.slice(i, i + width);
-    if (INVISIBLE.test(ch) || (cp >= 0xe0000 && cp <= 0xe007f)) {
+      } else plain += m[2];
+    } else {
       flush();
-      out.push({ kind: 'control', text: marker(cp) });
-    } else plain += ch;
-    atLineStart = false;
-    i += width;
+      out.push({ kind: 'control', text: marker(m[0].codePointAt(0) ?? 0) });
+    }
   }
+  plain += input.slice(from);
   flush();
   return out;
 }

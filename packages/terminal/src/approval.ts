@@ -72,12 +72,10 @@ function revealed(value: unknown, styles: readonly Style[], options: RevealOptio
 
 const own = (text: string, ...styles: Style[]): Piece => ({ text, styles, atomic: false });
 
+const ASCII_RE = /^[\u0020-\u007e]*$/;
+
 let segmenter: Intl.Segmenter | undefined;
 function* graphemes(text: string): Generator<string> {
-  if (/^[\u0020-\u007e]*$/.test(text)) {
-    for (let i = 0; i < text.length; i++) yield text[i] as string;
-    return;
-  }
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (let start = 0; start < text.length; start += 4096) {
     for (const { segment } of segmenter.segment(text.slice(start, start + 4096))) yield segment;
@@ -135,6 +133,18 @@ function wrapRows(
       }
       if (piece.atomic && used + w <= width) {
         add(piece.text, piece.styles, w);
+        continue;
+      }
+      if (ASCII_RE.test(piece.text)) {
+        // Printable ASCII is one column per character: cut it in slices, not graphemes.
+        let at = 0;
+        while (at < piece.text.length) {
+          if (used >= width && used > visibleWidth(prefix)) emit();
+          const room = Math.max(1, width - used);
+          const slice = piece.text.slice(at, at + room);
+          add(slice, piece.styles, slice.length);
+          at += slice.length;
+        }
         continue;
       }
       for (const g of graphemes(piece.text)) {
