@@ -12,8 +12,10 @@ import {
   type ReadArgs,
   type BashArgs,
   type TodoStatus,
+  type ToolCallPreview,
   type ToolErrorCode,
 } from '../src/index.js';
+import type { ToolCallView } from '@codeagent/render-intent';
 
 const assertNever = (x: never): never => {
   throw new Error(String(x));
@@ -72,5 +74,20 @@ describe('types', () => {
     // @ts-expect-error unknown error codes are not ToolErrorCodes
     const code: ToolErrorCode = 'oops';
     void code;
+  });
+
+  it('a preview is narrowed by ok: a view and the change, or the tool error', () => {
+    const show = (p: ToolCallPreview): string => {
+      if (p.ok) {
+        expectTypeOf(p.view).toEqualTypeOf<ToolCallView>();
+        expectTypeOf(p.change.beforeDigest).toEqualTypeOf<string>();
+        // @ts-expect-error a successful preview has no error message
+        void p.message;
+        return p.change.displayPath;
+      }
+      expectTypeOf(p.code).toEqualTypeOf<ToolErrorCode>();
+      return p.message;
+    };
+    void show;
   });
 });
