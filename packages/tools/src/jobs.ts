@@ -3,6 +3,9 @@ import { type CapturedOutput, OutputCapture } from './capture.js';
 import { ToolError } from './errors.js';
 import { killProcessGroup, spawnShell } from './process.js';
 
+/** How long a job's pipes are waited for after its shell exited and its group was ended. */
+const LINGER_MS = 300;
+
 /** Lifecycle state of a background job. */
 export type JobStatus = 'running' | 'exited' | 'killed';
 
@@ -98,9 +101,17 @@ export class BackgroundJobs {
           info.exitCode = code;
           info.signal = signal;
           // End what the job left in its group, like a foreground command, so the pipes close.
-          if (killProcessGroup(info.pid, 'SIGTERM')) {
-            setTimeout(() => killProcessGroup(info.pid, 'SIGKILL'), this.#grace).unref();
-          }
+          const groupLeft = killProcessGroup(info.pid, 'SIGTERM');
+          if (groupLeft) setTimeout(() => killProcessGroup(info.pid, 'SIGKILL'), this.#grace).unref();
+          // A process outside the group (setsid) may hold the pipes for ever: stop waiting for them (ADR 0113).
+          setTimeout(
+            () => {
+              child.stdout?.destroy();
+              child.stderr?.destroy();
+              resolve();
+            },
+            (groupLeft ? this.#grace : 0) + LINGER_MS,
+          ).unref();
         });
         // Resolved once the output pipes are drained, so a read after `wait` sees everything.
         child.once('close', () => resolve());

@@ -231,6 +231,31 @@ describe('runCommand', () => {
 });
 
 describe('BackgroundJobs', () => {
+  it('wait and kill return while a setsid child of the job still holds its pipes', async () => {
+    const cwd = await tempDir();
+    const jobs = new BackgroundJobs({ killGraceMs: 300 });
+    const started = jobs.start(`setsid sleep 7 & p=$!; sleep 0.3; echo $p > s1.pid`, { cwd });
+    const waited = await jobs.wait(started.id);
+    const first = Number(readFileSync(path.join(cwd, 's1.pid'), 'utf8').trim());
+    const running = jobs.start(`setsid sleep 7 & p=$!; sleep 0.3; echo $p > s2.pid; sleep 300`, { cwd });
+    expect(
+      await eventually(
+        async () => (await readFile(path.join(cwd, 's2.pid'), 'utf8').catch(() => '')).trim() !== '',
+      ),
+    ).toBe(true);
+    const killed = await jobs.kill(running.id);
+    const second = Number(readFileSync(path.join(cwd, 's2.pid'), 'utf8').trim());
+    try {
+      // Both sleepers still run: neither call waited for them.
+      expect([isAlive(first), isAlive(second)]).toEqual([true, true]);
+      expect(waited).toMatchObject({ status: 'exited', exitCode: 0 });
+      expect(killed.status).toBe('killed');
+      await jobs.dispose();
+    } finally {
+      for (const pid of [first, second]) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   it('runs a job, returns output since the last read, and reports its exit', async () => {
     const cwd = await tempDir();
     const jobs = new BackgroundJobs({ killGraceMs: 300 });
