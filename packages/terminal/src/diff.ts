@@ -84,15 +84,18 @@ export interface DiffInput {
   readonly newText: unknown;
 }
 
-/** Renders one file diff: a `path  +N -M` summary line, then coloured hunks. */
-export function renderDiffLines(input: DiffInput, color: boolean): string[] {
+/**
+ * Renders one file diff: a `path  +N -M` summary line, then coloured hunks; `keepSgr` (default: `color`) keeps the
+ * SGR found in the texts themselves.
+ */
+export function renderDiffLines(input: DiffInput, color: boolean, keepSgr = color): string[] {
   const isNew = input.oldText === null || input.oldText === undefined;
   // A missing final newline is not worth a `\ No newline at end of file` line in a card: compare whole lines.
-  const oldText = isNew ? '' : withFinalNewline(sanitize(input.oldText, color));
-  const newText = withFinalNewline(sanitize(input.newText, color));
+  const oldText = isNew ? '' : withFinalNewline(sanitize(input.oldText, keepSgr));
+  const newText = withFinalNewline(sanitize(input.newText, keepSgr));
   const hunks = computeHunks(oldText, newText);
   const { added, removed } = stats(hunks);
-  const path = input.path === undefined || input.path === null ? '' : safeInline(input.path, color);
+  const path = input.path === undefined || input.path === null ? '' : safeInline(input.path, false);
   const summary = [
     path === '' ? null : paint(color, path, 'bold'),
     isNew ? paint(color, '(new file)', 'dim') : null,
