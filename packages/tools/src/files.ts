@@ -75,7 +75,13 @@ const digestOf = (before: string | null): string =>
 export interface ApprovedChange {
   /** {@link FileChangePreview.beforeDigest} of the preview the user saw. */
   readonly beforeDigest: string;
+  /** The preview said the file has other hard links, and the user approved writing through them. */
+  readonly allowHardLinks?: boolean;
 }
+
+/** The limits an approved change runs with: the user's approval of a hard-linked file allows that one write. */
+const approvedLimits = (limits: FileChangeLimits, approved: ApprovedChange | undefined): FileChangeLimits =>
+  approved?.allowHardLinks === true ? { ...limits, allowHardLinks: true } : limits;
 
 function holdToApproval(resolved: ResolvedPath, digest: string, approved: ApprovedChange | undefined): void {
   if (approved !== undefined && approved.beforeDigest !== digest) {
@@ -147,7 +153,7 @@ export async function writeTextFile(
   if (typeof args.content !== 'string') throw new ToolError('invalid_input', 'content must be a string');
   const resolved = await workspace.resolve(args.file_path);
   return workspace.withFileLock(resolved.real, () =>
-    writeLocked(resolved, args.content, maxDiffBytes, limits, approved),
+    writeLocked(resolved, args.content, maxDiffBytes, approvedLimits(limits, approved), approved),
   );
 }
 
@@ -242,7 +248,7 @@ export async function editTextFile(
   checkEditArgs(args);
   const resolved = await workspace.resolve(args.file_path);
   return workspace.withFileLock(resolved.real, () =>
-    editLocked(resolved, args, maxDiffBytes, maxEditBytes, limits, approved),
+    editLocked(resolved, args, maxDiffBytes, maxEditBytes, approvedLimits(limits, approved), approved),
   );
 }
 
@@ -252,6 +258,8 @@ interface PlannedEdit {
   before: string | null;
   after: string;
   replacements: number;
+  /** Link count of the file (1 for a new file). */
+  links: number;
 }
 
 /** Reads the file and applies the replacement in memory; throws exactly the errors the Edit would fail with. */
@@ -264,7 +272,7 @@ async function planEdit(
   const existing = await existingFile(resolved);
   if (existing === undefined) {
     if (args.old_string !== '') throw new ToolError('not_found', `File not found: ${resolved.display}`);
-    return { before: null, after: args.new_string, replacements: 1 };
+    return { before: null, after: args.new_string, replacements: 1, links: 1 };
   }
   refuseHardLinks(resolved, existing, limits);
   if (existing.size > maxEditBytes) {
@@ -334,7 +342,7 @@ async function planEdit(
     }
     replacements = count;
   }
-  return { before, after, replacements };
+  return { before, after, replacements, links: existing.nlink };
 }
 
 async function editLocked(
@@ -386,6 +394,11 @@ export interface FileChangePreview {
   after: string | null;
   /** Identifies the file state the preview was computed from; pass it back as {@link ApprovedChange}. */
   beforeDigest: string;
+  /**
+   * Link count of the file (1 for a new file). Above 1 the change also shows under the other names; the
+   * preview only gets this far with `allowHardLinks`, and an approval says so.
+   */
+  links: number;
 }
 
 const shown = (text: string, maxDiffBytes: number): string | null =>
@@ -413,6 +426,7 @@ export async function previewEdit(
     before: plan.before === null ? null : shown(plan.before, maxDiffBytes),
     after: shown(plan.after, maxDiffBytes),
     beforeDigest: digestOf(plan.before),
+    links: plan.links,
   };
 }
 
@@ -434,5 +448,6 @@ export async function previewWrite(
     before,
     after: shown(args.content, maxDiffBytes),
     beforeDigest: digest,
+    links: existing?.nlink ?? 1,
   };
 }

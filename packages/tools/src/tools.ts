@@ -218,7 +218,11 @@ export type ToolCallPreview =
     };
 
 function previewView(tool: 'Write' | 'Edit', p: FileChangePreview): ToolCallView {
-  const title = `${tool} ${p.displayPath}`;
+  const links =
+    p.links > 1
+      ? ` (⚠ ${p.links} hard links: approving also changes the file under its other names, maybe outside the workspace)`
+      : '';
+  const title = `${tool} ${p.displayPath}${links}`;
   if (p.after === null || (p.before === null && p.change !== 'created')) {
     const what =
       tool === 'Edit'
@@ -247,14 +251,18 @@ function previewView(tool: 'Write' | 'Edit', p: FileChangePreview): ToolCallView
   };
 }
 
-/** Computes the approval preview of a Write or Edit call; `undefined` for any other tool. */
+/**
+ * Computes the approval preview of a Write or Edit call; `undefined` for any other tool. A hard-linked file is
+ * previewed (with a warning in the title) rather than refused: the user's approval is what may allow it.
+ */
 async function previewCall(s: Shared, name: string, args: unknown): Promise<ToolCallPreview | undefined> {
   if (name !== 'Edit' && name !== 'Write') return undefined;
+  const limits: FileChangeLimits = { ...s.options.files, allowHardLinks: true };
   try {
     const change =
       name === 'Edit'
-        ? await previewEdit(s.workspace, parse(EditSchema, args, 'Edit'), s.options.files)
-        : await previewWrite(s.workspace, parse(WriteSchema, args, 'Write'), s.options.files);
+        ? await previewEdit(s.workspace, parse(EditSchema, args, 'Edit'), limits)
+        : await previewWrite(s.workspace, parse(WriteSchema, args, 'Write'), limits);
     return { ok: true, view: previewView(name, change), change };
   } catch (error) {
     const message = error instanceof ToolError ? error.message : oneLine(error);
@@ -803,7 +811,10 @@ export function createBuiltinToolkit(options: BuiltinToolsOptions): BuiltinToolk
     preview: async (name, args, callId) => {
       const p = await previewCall(s, name, args);
       if (p?.ok === true && callId !== undefined) {
-        rememberApproval(s, callId, { beforeDigest: p.change.beforeDigest });
+        rememberApproval(s, callId, {
+          beforeDigest: p.change.beforeDigest,
+          ...(p.change.links > 1 ? { allowHardLinks: true } : {}),
+        });
       }
       return p;
     },

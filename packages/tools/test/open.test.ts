@@ -2,6 +2,7 @@ import { link, mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editTextFile, previewEdit, previewWrite, writeTextFile } from '../src/files.js';
+import { createBuiltinToolkit } from '../src/index.js';
 import { readVerified, writeVerified } from '../src/open.js';
 import { readTextFile } from '../src/read.js';
 import { failure, setup, tempDir } from './helpers.js';
@@ -85,6 +86,46 @@ describe('hard links', () => {
       { allowHardLinks: true },
     );
     expect(await readFile(other, 'utf8')).toBe('uno\ntwo\n');
+  });
+
+  it('an approval that showed the hard links allows that one write; without it the write is refused', async () => {
+    const { root, other } = await linked();
+    const toolkit = createBuiltinToolkit({ cwd: root });
+    const edit = toolkit.tools.find((t) => t.name === 'Edit');
+    const run = (callId: string, args: Record<string, unknown>) =>
+      edit?.execute(args, {
+        callId,
+        name: 'Edit',
+        signal: new AbortController().signal,
+        cwd: root,
+        intent: null,
+      }) as Promise<{
+        value: string;
+      }>;
+    const args = { file_path: 'a.txt', old_string: 'one', new_string: 'uno' };
+    // The precheck does not refuse: whether to allow it is the user's call, so the gate may ask.
+    expect(
+      await edit?.precheck?.(args, {
+        callId: 'p',
+        name: 'Edit',
+        signal: new AbortController().signal,
+        cwd: root,
+        intent: null,
+      }),
+    ).toBeUndefined();
+    const p = await toolkit.preview('Edit', args, 'asked');
+    expect(p?.ok && p.view.title).toBe(
+      'Edit a.txt (⚠ 2 hard links: approving also changes the file under its other names, maybe outside the workspace)',
+    );
+    // Allowed without an approval (say by a mode): refused.
+    expect((await run('not-asked', args)).value).toMatch(/^a\.txt has 2 hard links/);
+    expect(await readFile(other, 'utf8')).toBe('one\ntwo\n');
+    // The approved call goes through, once.
+    expect((await run('asked', args)).value).toBe('Edited a.txt: 1 replacement');
+    expect(await readFile(other, 'utf8')).toBe('uno\ntwo\n');
+    const again = { file_path: 'a.txt', old_string: 'two', new_string: 'dos' };
+    expect((await run('asked', again)).value).toMatch(/hard links/);
+    await toolkit.dispose();
   });
 
   it('reads through a hard link still work (pnpm stores hard-link node_modules files)', async () => {
