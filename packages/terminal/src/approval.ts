@@ -74,11 +74,30 @@ const own = (text: string, ...styles: Style[]): Piece => ({ text, styles, atomic
 
 const ASCII_RE = /^[\u0020-\u007e]*$/;
 
+const MARK = /^\p{M}/u;
+
+/** Whether the code unit at `i` belongs to the character before it (a chunk must not end just before it). */
+function continues(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  const prev = text.charCodeAt(i - 1);
+  return (
+    (c >= 0xdc00 && c <= 0xdfff) ||
+    c === 0x200d ||
+    prev === 0x200d ||
+    (c >= 0xfe00 && c <= 0xfe0f) ||
+    MARK.test(text.slice(i, i + 2))
+  );
+}
+
 let segmenter: Intl.Segmenter | undefined;
+/** Graphemes of `text`, segmented in chunks (linear on long text) that never split a character or its marks. */
 function* graphemes(text: string): Generator<string> {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  for (let start = 0; start < text.length; start += 4096) {
-    for (const { segment } of segmenter.segment(text.slice(start, start + 4096))) yield segment;
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + 4096);
+    while (end < text.length && continues(text, end)) end++;
+    for (const { segment } of segmenter.segment(text.slice(start, end))) yield segment;
+    start = end;
   }
 }
 

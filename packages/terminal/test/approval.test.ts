@@ -187,6 +187,15 @@ describe('renderApproval', () => {
     );
   });
 
+  it('wraps long non-ASCII text without splitting a character, its marks or an emoji sequence', () => {
+    const unit = 'é👩‍👩‍👧日本';
+    const title = unit.repeat(2000);
+    const r = renderApproval({ card: 'terminal', title }, { ...plain, width: 33, maxLines: Infinity });
+    expect(r.text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    for (const l of lines(r.text)) expect(visibleWidth(l)).toBeLessThanOrEqual(33);
+    expect(r.text.replace(/\n {2}/g, '').replaceAll('<U+200D>', '\u200d')).toBe(`$ ${title}`);
+  });
+
   it('stays linear on a 1 MB command and a deeply nested input', () => {
     const r = renderApproval(
       { card: 'terminal', title: `${'\u001b[8m'.repeat(50_000)}${'y'.repeat(800_000)}` },
