@@ -332,6 +332,8 @@ export class CliHost {
     }
     const pending = id === undefined ? undefined : this.pendingCalls.get(id);
     const preview = await this.toolkit.preview(name, input, id);
+    // Interrupted while the preview was read: there is no prompt to show any more.
+    if (this.abortController?.signal.aborted) return false;
     if (preview !== undefined && !preview.ok) {
       // The precheck passed a moment ago, so the file changed meanwhile: nothing to approve.
       this.print(`${red(this.color, '✗')} ${clean(preview.message)}\n`);
