@@ -66,7 +66,8 @@ export interface CommandResult {
   abandonedPipes: boolean;
   /**
    * Processes the command started that are still running outside its process group when the call returned
-   * (found on Linux by the call's `CODEAGENT_PROCESS_TAG` environment marker; empty elsewhere).
+   * after a timeout, an abort or abandoned pipes (found on Linux by the call's `CODEAGENT_PROCESS_TAG`
+   * environment marker; empty elsewhere, and after a clean exit).
    */
   survivors: SurvivingProcess[];
 }
@@ -237,7 +238,8 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
         droppedBytes: snap.droppedBytes,
         pid: child.pid,
         abandonedPipes: abandoned,
-        survivors: findTaggedProcesses(tag),
+        // Looked for only when something went wrong: a scan of /proc costs milliseconds per call.
+        survivors: abandoned || timedOut || aborted ? findTaggedProcesses(tag) : [],
       });
     };
     /** Arms the bound: after `ms`, stop waiting for the pipes (the shell may not even have exited). */
