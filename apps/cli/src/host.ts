@@ -200,17 +200,7 @@ export class CliHost {
             newline();
             if (pending?.preview === true && !event.isError) {
               // The approval showed the change computed from the file, and the tool held the file to it.
-              if (this.lastCallShown !== event.id)
-                write(
-                  `${dim(
-                    this.color,
-                    `↳ ${
-                      clean(call?.title ?? event.name)
-                        .split('\n')[0]
-                        ?.slice(0, 100) ?? ''
-                    }`,
-                  )}\n`,
-                );
+              if (this.lastCallShown !== event.id) write(this.resultLabel(call, event.name));
               this.lastCallShown = null;
               write(`${dim(this.color, '  ✓ applied as approved')}\n`);
               break;
@@ -224,11 +214,8 @@ export class CliHost {
               write(`${this.renderer.renderToolCall(same ? call : { ...call, diffs: [] })}\n`);
               this.lastCallShown = event.id;
             }
-            if (this.lastCallShown !== event.id) {
-              // Parallel calls: say which call this result answers.
-              const label = call ? call.title : event.name;
-              write(`${dim(this.color, `↳ ${clean(label).split('\n')[0]?.slice(0, 100) ?? ''}`)}\n`);
-            }
+            // Parallel calls: say which call this result answers.
+            if (this.lastCallShown !== event.id) write(this.resultLabel(call, event.name));
             this.lastCallShown = null;
             if (
               call?.card === 'diff' &&
@@ -299,6 +286,15 @@ export class CliHost {
         this.exitRequested = true;
       }
     }
+  }
+
+  /** The `↳ title` line that says which call a result answers (parallel calls, approvals in between). */
+  private resultLabel(call: ToolCallView | undefined, name: string): string {
+    const label =
+      clean(call ? call.title : name)
+        .split('\n')[0]
+        ?.slice(0, 100) ?? '';
+    return `${dim(this.color, `↳ ${label}`)}\n`;
   }
 
   /** Most lines of an approval card before the rest is folded behind `v`: the screen minus the prompt. */
