@@ -691,7 +691,7 @@ export class CodeagentClient implements PermissionGateTarget {
     }
     if (!d.settled) await raceAbort(d.promise, signal);
     const { intent, args } = splitIntent(input);
-    if (tool.precheck) {
+    if (tool.precheck && this.#wouldAsk(tool, args)) {
       // A call known to fail ends here, before anyone is asked to approve it.
       const ctx = { callId, name: tool.name, signal, cwd: this.cwd, intent };
       let refused: unknown;
@@ -734,6 +734,17 @@ export class CodeagentClient implements PermissionGateTarget {
       return outcome({ ...failed, error: errorMessage(e) }, true);
     }
     return outcome(normalizeToolOutput(output));
+  }
+
+  /**
+   * Whether the gate would ask about this call (no gate: nothing decides, so a precheck runs). A precheck only
+   * spares the user a doomed question: a denied call must not run one, an allowed call fails by itself.
+   */
+  #wouldAsk(tool: AgentTool<unknown>, args: unknown): boolean {
+    const gate = this.#gate;
+    if (!gate) return true;
+    syncMeta(gate, tool);
+    return gate.evaluate(tool.name, args).decision === 'ask' && !gate.sessionGrants().includes(tool.name);
   }
 
   /** `/name args` naming a discovered skill becomes the command plus the skill's prompt; anything else is kept. */

@@ -35,10 +35,11 @@ export interface AgentTool<Args = unknown> {
   /** Runs the tool; may return anything `normalizeToolOutput` accepts (string, ToolResult, rows, JSON). */
   execute(args: Args, ctx: ToolContext): unknown;
   /**
-   * Optional read-only check, run after the tool request and before the permission gate: a value other than
-   * `undefined` ends the call with it (normalised like `execute`'s output and marked as an error) and the user
-   * is never asked; `undefined` lets the gate decide. For a call known to fail (an Edit whose `old_string`
-   * occurs twice), so the user is not asked to approve a change that cannot happen.
+   * Optional read-only check, run after the tool request when the permission gate would ask (or when there is no
+   * gate): a value other than `undefined` ends the call with it (normalised like `execute`'s output and marked
+   * as an error) and the user is never asked; `undefined` lets the gate decide. For a call known to fail (an
+   * Edit whose `old_string` occurs twice), so the user is not asked to approve a change that cannot happen.
+   * Not run for calls the gate denies or allows without asking.
    */
   precheck?(args: Args, ctx: ToolContext): unknown;
   /** Pure: maps validated args to the call's card. */

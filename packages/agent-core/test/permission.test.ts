@@ -290,6 +290,35 @@ describe('precheck', () => {
     expect(toolResultValues(model.calls[1]?.prompt)).toContain('Error: bad cannot change (c1)');
   });
 
+  it('runs only when the gate would ask: a denied call gets the denial, an allowed one runs', async () => {
+    const prechecked: string[] = [];
+    const tool = defineTool({
+      name: 'edit_thing',
+      description: 'Edit',
+      inputSchema: z.object({ target: z.string() }),
+      capability: 'write',
+      precheck: ({ target }) => {
+        prechecked.push(target);
+        return 'Error: doomed';
+      },
+      execute: ({ target }) => `changed ${target}`,
+    });
+    const results = async (mode: 'plan' | 'bypass') => {
+      const model = scriptedModel([
+        [call('c1', 'edit_thing', { target: mode }), finish('tool-calls')],
+        [...text(['ok']), finish('stop')],
+      ]);
+      const client = createClient({ model, registerTools: false, tools: [tool] });
+      installPermissionGate(client, { mode, ask: () => true });
+      const { callbacks, events } = recordingCallbacks();
+      await stream(client, 'go', callbacks);
+      return events.flatMap((e) => (e.type === 'tool-result' ? [e.value] : []));
+    };
+    expect(await results('plan')).toEqual([expect.stringMatching(/^Permission denied for edit_thing/)]);
+    expect(await results('bypass')).toEqual(['changed bypass']);
+    expect(prechecked).toEqual([]);
+  });
+
   it('defineTool checks the type of precheck', async () => {
     expect(() =>
       defineTool({
