@@ -28,3 +28,22 @@ export {
   suites,
   type Vector,
 } from './vectors.js';
+export {
+  type RendererCase,
+  RENDER_TERMINAL_OP,
+  runTerminalRendererSuite,
+  type TerminalRender,
+  terminalRendererCases,
+} from './terminal.js';
+export {
+  type Backend,
+  type BackendEvent,
+  type BackendFactory,
+  type BackendScenario,
+  type BackendSetup,
+  type BackendTool,
+  backendScenarios,
+  runBackendSuite,
+  TOOL_REQUEST_KEYS,
+  TOOL_RESULT_KEYS,
+} from './backend.js';

@@ -40,8 +40,8 @@ export interface VectorResult {
 
 /** The report of one run. */
 export interface ConformanceReport {
-  /** The suite run. */
-  readonly suite: SuiteName;
+  /** The suite run (`artifact`, `terminal-renderer`, ...). */
+  readonly suite: string;
   /** The implementation's name. */
   readonly implementation: string;
   /** One result per vector, in suite order. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The TypeScript reference host: @codeagent/artifact-schema behind the kit's NDJSON protocol, so the same runner
+// The TypeScript reference host: @codeagent/artifact-schema (and @codeagent/terminal's renderer) behind the kit's NDJSON protocol, so the same runner
 // that tests a Python or R host tests the package itself over a real process boundary.
 import { createInterface } from 'node:readline';
 import {
@@ -10,8 +10,12 @@ import {
   toolResultValue,
 } from '@codeagent/artifact-schema';
 import { escapeHtml, sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
+import { renderArtifact } from '@codeagent/terminal';
 
+// The terminal renderer under the renderer suite: coloured, 80 columns.
+const renderTerminal = (result) => renderArtifact(result, { color: true, width: 80 });
 const ops = {
+  renderTerminal,
   toolResultArtifact,
   toolResultValue,
   toolResult,
