@@ -22,6 +22,10 @@ export {
 } from './run.js';
 export {
   ARTIFACT_OPS,
+  PERMISSION_OPS,
+  permissionSuite,
+  SKILLS_OPS,
+  skillsSuite,
   artifactSuite,
   type ExpectedError,
   type SuiteName,
@@ -38,10 +42,12 @@ export {
 export {
   type Backend,
   type BackendEvent,
+  type BackendExpectation,
   type BackendFactory,
   type BackendScenario,
   type BackendSetup,
   type BackendTool,
+  type BackendToolSpec,
   backendScenarios,
   runBackendSuite,
   TOOL_REQUEST_KEYS,
