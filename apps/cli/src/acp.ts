@@ -62,14 +62,21 @@ export async function runAcp(
   log(`model ${chosen.resolved.modelId} (${chosen.resolved.provider}), mode ${options.mode}`);
   if (chosen.note) log(chosen.note);
   const store = new SessionStore(resolveDataDir(options.dataDir, proc.env));
-  // An editor stopping its agent sends SIGTERM: end like a closed stdin, so running commands are killed.
+  // An editor stopping its agent sends SIGTERM (a closed terminal SIGHUP): end like a closed stdin, so running
+  // commands are killed; whatever is still running when the process exits is killed by the exit hook.
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     log(`${signal}: shutting down`);
     stop.abort();
   };
+  const toolkits = new Set<ReturnType<typeof createBuiltinToolkit>>();
+  const onExit = () => {
+    for (const toolkit of toolkits) toolkit.killAll('SIGKILL');
+  };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+  process.once('SIGHUP', onSignal);
+  process.on('exit', onExit);
   try {
     await serveAcp(
       {
@@ -83,6 +90,7 @@ export async function runAcp(
         createSession: async ({ cwd, saved, mcpServers }) => {
           const rules = await readRules(cwd);
           const toolkit = createBuiltinToolkit({ cwd });
+          toolkits.add(toolkit);
           const clientOptions = {
             model: chosen.resolved.model,
             cwd,
@@ -102,6 +110,7 @@ export async function runAcp(
             dispose: async () => {
               await mcp.close();
               await toolkit.dispose();
+              toolkits.delete(toolkit);
             },
           };
         },
@@ -111,6 +120,8 @@ export async function runAcp(
   } finally {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
+    process.off('SIGHUP', onSignal);
+    process.off('exit', onExit);
   }
   log(stop.signal.aborted ? 'stopped' : 'stdin closed; exiting');
   return 0;
