@@ -9,8 +9,14 @@ import {
   type Usage,
 } from '@codeagent/agent-core';
 import {
+  type AskContext,
   type AskResult,
+  describeGrantScope,
+  describeUnknownRuleTool,
+  findUnknownRuleTools,
   installPermissionGate,
+  type PermissionConfig,
+  type PermissionGate,
   type PermissionMode,
   type PermissionRules,
 } from '@codeagent/permission-gate';
@@ -40,6 +46,10 @@ export interface HostOptions {
   cwd: string;
   mode: PermissionMode;
   rules?: PermissionRules | undefined;
+  /** Settings from the settings files (policy, rules, timeouts...); `mode` here is ignored (see `mode`). */
+  permissions?: PermissionConfig | undefined;
+  /** Paths added to the gate's protected configuration (the CLI's data dir: sessions, settings, trust list). */
+  protectedPaths?: readonly string[] | undefined;
   json: boolean;
   color: boolean;
   chosen: ChosenModel;
@@ -102,7 +112,15 @@ export class CliHost {
     this.width = Math.max(40, Math.min(io.stdout.columns ?? 100, 160));
     this.renderer = createTerminalRenderer({ color: this.color, width: this.width });
     this.spinner = new Spinner((t) => io.stdout.write(t), io.stdout.isTTY === true && !options.json);
-    this.toolkit = createBuiltinToolkit({ cwd: options.cwd });
+    this.toolkit = createBuiltinToolkit({
+      cwd: options.cwd,
+      // Read-path rules reach Read, Glob and Grep; a link cannot carry a write into protected configuration.
+      readFilter: (p) => this.gate()?.readRestriction(p) == null,
+      writeFilter: (p) => {
+        const gate = this.gate();
+        return gate === null || gate.mode === 'bypass' || !gate.isProtectedPath(p);
+      },
+    });
     const clientOptions = {
       model: options.chosen.resolved.model,
       cwd: options.cwd,
@@ -114,12 +132,42 @@ export class CliHost {
     };
     this.client =
       options.resume === undefined ? createClient(clientOptions) : loadSession(options.resume, clientOptions);
+    const { mode: _ignored, ...settings } = options.permissions ?? {};
     installPermissionGate(this.client, {
+      ...settings,
       mode: options.mode,
       cwd: options.cwd,
       ...(options.rules ? { rules: options.rules } : {}),
-      ask: (name, input, id) => this.ask(name, input, id),
+      ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
+      ask: (name, input, id, context) => this.ask(name, input, id, context),
     });
+  }
+
+  /** The installed permission gate, or `null`. */
+  gate(): PermissionGate | null {
+    return this.client?.getPermissionGate() ?? null;
+  }
+
+  /**
+   * One warning per rule that names a tool this session does not have (it would match nothing), prefixed with
+   * the file the rule came from; `sources` lists each rule with its list and file.
+   */
+  ruleWarnings(
+    sources: ReadonlyArray<{ list: 'allow' | 'ask' | 'deny'; rule: string; file: string }>,
+  ): string[] {
+    const known = this.client.toolNames;
+    const byFile = new Map<string, { allow: string[]; ask: string[]; deny: string[] }>();
+    for (const s of sources) {
+      let rules = byFile.get(s.file);
+      if (rules === undefined) {
+        rules = { allow: [], ask: [], deny: [] };
+        byFile.set(s.file, rules);
+      }
+      rules[s.list].push(s.rule);
+    }
+    return [...byFile].flatMap(([file, rules]) =>
+      findUnknownRuleTools(rules, known).map((u) => `${file}: ${describeUnknownRuleTool(u, known)}`),
+    );
   }
 
   /** Changes the permission mode in place (`/mode`). */
@@ -318,7 +366,12 @@ export class CliHost {
    * change computed from the file now (the call is then held to it); a card longer than the screen says how much
    * is hidden, and `v` shows all of it.
    */
-  private async ask(name: string, input: unknown, id: string | undefined): Promise<AskResult> {
+  private async ask(
+    name: string,
+    input: unknown,
+    id: string | undefined,
+    context: AskContext | undefined,
+  ): Promise<AskResult> {
     const safeName = clean(name);
     if (!this.io.keys.interactive || this.options.json) {
       this.io.stderr.write(
@@ -350,9 +403,16 @@ export class CliHost {
     if (pending && preview?.ok) pending.preview = true;
     this.lastCallShown = id ?? null;
     const folded = card.hiddenLines > 0;
+    const scope = context?.grantScope ?? null;
+    const always =
+      scope === null ? '' : `${bold(this.color, '[a]')} always: ${clean(describeGrantScope(name, scope))}  `;
     const prompt = (more: boolean) =>
-      `${bold(this.color, `Allow ${safeName}?`)}  ${bold(this.color, '[y]')} once  ${bold(this.color, '[a]')} always this session  ${bold(this.color, '[n]')} deny  ${more ? `${bold(this.color, '[v]')} view all ${card?.totalLines ?? 0} lines  ` : ''}`;
+      `${bold(this.color, `Allow ${safeName}?`)}  ${bold(this.color, '[y]')} once  ${always}${bold(this.color, '[n]')} deny  ${more ? `${bold(this.color, '[v]')} view all ${card?.totalLines ?? 0} lines  ` : ''}`;
     this.approvalActive = true;
+    if (context !== undefined && context.source.kind !== 'mode') {
+      // Say why this asks when it is not just the mode: a protected path or an ask rule asks every time.
+      this.print(`${dim(this.color, clean(context.reason))}\n`);
+    }
     this.print(prompt(folded));
     return new Promise<AskResult>((resolve) => {
       let settled = false;
@@ -370,9 +430,9 @@ export class CliHost {
         if (name === 'y') {
           answer = true;
           label = 'allowed once';
-        } else if (name === 'a') {
+        } else if (name === 'a' && scope !== null) {
           answer = { allow: true, scope: 'session' };
-          label = 'allowed for this session';
+          label = `allowed for this session: ${clean(describeGrantScope(safeName, scope))}`;
         } else if (name === 'n' || name === 'escape' || (key.ctrl && key.name === 'c')) {
           answer = false;
           label = 'denied';

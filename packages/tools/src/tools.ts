@@ -29,6 +29,8 @@ import {
   type GrepArgs,
   globFiles,
   grepFiles,
+  type ReadFilter,
+  readAllowed,
   type SearchLimits,
   type SearchOutcome,
 } from './search.js';
@@ -121,6 +123,18 @@ export interface BuiltinToolsOptions {
    * a new map). A Write or Edit whose call id is here only writes when the file is still what the preview showed.
    */
   approvals?: Map<string, ApprovedChange>;
+  /**
+   * Read-path permission for Read, Glob and Grep: called with each file's absolute lexical and real path; `false`
+   * makes Read refuse the file and the searches skip it (so `Read(**\/.env)` hides `.env` from Grep too). Hosts
+   * pass `(p) => gate.readRestriction(p) === null`. Default: every file inside the workspace.
+   */
+  readFilter?: ReadFilter;
+  /**
+   * Write-path check for Write and Edit, called with the real path when it differs from the path the call named
+   * (a symbolic link): `false` refuses the write, so a link cannot carry an approved write into protected
+   * configuration. Hosts pass `(p) => !gate.isProtectedPath(p)`. Default: no check.
+   */
+  writeFilter?: (absolutePath: string) => boolean;
 }
 
 interface Shared {
@@ -258,6 +272,17 @@ function previewView(tool: 'Write' | 'Edit', p: FileChangePreview): ToolCallView
 async function previewCall(s: Shared, name: string, args: unknown): Promise<ToolCallPreview | undefined> {
   if (name !== 'Edit' && name !== 'Write') return undefined;
   const limits: FileChangeLimits = { ...s.options.files, allowHardLinks: true };
+  if (s.options.readFilter !== undefined) {
+    // A file the rules hide from Read is not read for a preview either: its content stays unseen until approval.
+    const filePath = (args as { file_path?: unknown } | null)?.file_path;
+    if (typeof filePath !== 'string') return undefined;
+    try {
+      const r = await s.workspace.resolve(filePath);
+      if (!readAllowed(s.options.readFilter, r.absolute, r.real)) return undefined;
+    } catch {
+      return undefined;
+    }
+  }
   try {
     const change =
       name === 'Edit'
@@ -313,6 +338,12 @@ export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs
     execute: (args, ctx?: Partial<ToolContext>) =>
       guarded(async () => {
         const input = parse(ReadSchema, args, 'Read');
+        if (s.options.readFilter !== undefined) {
+          const r = await s.workspace.resolve(input.file_path);
+          if (!readAllowed(s.options.readFilter, r.absolute, r.real)) {
+            throw new ToolError('permission_denied', `Permission rules do not allow reading ${r.display}`);
+          }
+        }
         const image = await readImageFile(s.workspace, input, s.options.read);
         if (image !== undefined) {
           return success(
@@ -366,6 +397,26 @@ function fileChangeResult(out: FileChangeOutcome, title: string): ToolResult {
   );
 }
 
+/** Refuses a write that a symbolic link would carry to a path the host's `writeFilter` protects. */
+async function checkWriteTarget(s: Shared, filePath: string): Promise<void> {
+  const check = s.options.writeFilter;
+  if (check === undefined) return;
+  const r = await s.workspace.resolve(filePath);
+  if (r.real === r.absolute) return;
+  let ok = false;
+  try {
+    ok = check(r.real) === true;
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    throw new ToolError(
+      'permission_denied',
+      `${r.display} is a link to protected configuration (${r.real}); write that path by name so it can be approved`,
+    );
+  }
+}
+
 /** Creates the Write tool: creates or overwrites a file; a `diff` artifact and an applied-hunk result view. */
 export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteArgs> {
   const s = shared(options);
@@ -380,6 +431,7 @@ export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteAr
       guarded(async () => {
         const approved = takeApproval(s, ctx?.callId);
         const parsed = parse(WriteSchema, args, 'Write');
+        await checkWriteTarget(s, parsed.file_path);
         const out = await writeTextFile(s.workspace, parsed, s.options.files, approved);
         return fileChangeResult(out, `Write ${out.displayPath}`);
       }),
@@ -412,6 +464,7 @@ export function createEditTool(options: BuiltinToolsOptions): AgentTool<EditArgs
       guarded(async () => {
         const approved = takeApproval(s, ctx?.callId);
         const parsed = parse(EditSchema, args, 'Edit');
+        await checkWriteTarget(s, parsed.file_path);
         const out = await editTextFile(s.workspace, parsed, s.options.files, approved);
         return fileChangeResult(out, `Edit ${out.displayPath}`);
       }),
@@ -451,7 +504,7 @@ export function createGlobTool(options: BuiltinToolsOptions): AgentTool<GlobArgs
     execute: (args, ctx?: Partial<ToolContext>) =>
       guarded(async () => {
         const parsed = parse(GlobSchema, args, 'Glob');
-        const out = await globFiles(s.workspace, parsed, s.options.search, ctx?.signal);
+        const out = await globFiles(s.workspace, parsed, s.options.search, ctx?.signal, s.options.readFilter);
         return searchResult(out, `Glob ${parsed.pattern}`);
       }),
     presentCall: (args) => s.presenters.Glob.presentCall?.(args),
@@ -485,7 +538,7 @@ export function createGrepTool(options: BuiltinToolsOptions): AgentTool<GrepArgs
     execute: (args, ctx?: Partial<ToolContext>) =>
       guarded(async () => {
         const parsed = parse(GrepSchema, args, 'Grep');
-        const out = await grepFiles(s.workspace, parsed, s.options.search, ctx?.signal);
+        const out = await grepFiles(s.workspace, parsed, s.options.search, ctx?.signal, s.options.readFilter);
         return searchResult(out, `Grep /${parsed.pattern}/`);
       }),
     presentCall: (args) => s.presenters.Grep.presentCall?.(args),

@@ -101,6 +101,25 @@ describe('toolkit.preview', () => {
     expect(await readFile(path.join(cwd, 'n.txt'), 'utf8')).toBe('theirs');
   });
 
+  it('a file the read rules hide is not read for a preview or a precheck (nothing about it leaks before approval)', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { '.env': 'KEY=1\nKEY=1\n' });
+    const k = createBuiltinToolkit({ cwd, readFilter: (p) => !p.endsWith('.env') });
+    kits.push(k);
+    const args = { file_path: '.env', old_string: 'KEY=1', new_string: 'KEY=2' };
+    expect(await k.preview('Edit', args, 'x')).toBeUndefined();
+    const edit = k.tools.find((t) => t.name === 'Edit');
+    const ctx: ToolContext = {
+      callId: 'x',
+      name: 'Edit',
+      signal: new AbortController().signal,
+      cwd,
+      intent: null,
+    };
+    // Without the filter this precheck would answer "occurs 2 times" without anyone being asked.
+    expect(await edit?.precheck?.(args, ctx)).toBeUndefined();
+  });
+
   it('property: the preview is exactly what the Edit writes, or fails with exactly the Edit error', async () => {
     const piece = fc.constantFrom('a', 'b', 'ab', '\n', '\r\n', ' ', '$&', 'x');
     const text = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
