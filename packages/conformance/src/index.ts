@@ -53,3 +53,4 @@ export {
   TOOL_REQUEST_KEYS,
   TOOL_RESULT_KEYS,
 } from './backend.js';
+export { type BrowserCase, browserRendererCases, RENDER_HOOK, runBrowserRendererSuite } from './browser.js';
