@@ -63,14 +63,21 @@ export async function runAcp(
   if (chosen.note) log(chosen.note);
   const dataDir = resolveDataDir(options.dataDir, proc.env);
   const store = new SessionStore(dataDir);
-  // An editor stopping its agent sends SIGTERM: end like a closed stdin, so running commands are killed.
+  // An editor stopping its agent sends SIGTERM (a closed terminal SIGHUP): end like a closed stdin, so running
+  // commands are killed; whatever is still running when the process exits is killed by the exit hook.
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     log(`${signal}: shutting down`);
     stop.abort();
   };
+  const toolkits = new Set<ReturnType<typeof createBuiltinToolkit>>();
+  const onExit = () => {
+    for (const toolkit of toolkits) toolkit.killAll('SIGKILL');
+  };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+  process.once('SIGHUP', onSignal);
+  process.on('exit', onExit);
   try {
     await serveAcp(
       {
@@ -90,6 +97,7 @@ export async function runAcp(
             readFilter: (p) => gate?.readRestriction(p) == null,
             writeFilter: (p) => gate === null || gate.mode === 'bypass' || !gate.isProtectedPath(p),
           });
+          toolkits.add(toolkit);
           const clientOptions = {
             model: chosen.resolved.model,
             cwd,
@@ -113,6 +121,7 @@ export async function runAcp(
             dispose: async () => {
               await mcp.close();
               await toolkit.dispose();
+              toolkits.delete(toolkit);
             },
           };
         },
@@ -122,6 +131,8 @@ export async function runAcp(
   } finally {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
+    process.off('SIGHUP', onSignal);
+    process.off('exit', onExit);
   }
   log(stop.signal.aborted ? 'stopped' : 'stdin closed; exiting');
   return 0;

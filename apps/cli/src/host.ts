@@ -21,7 +21,12 @@ import {
   type PermissionRules,
 } from '@codeagent/permission-gate';
 import { createBuiltinToolkit, type BuiltinToolkit } from '@codeagent/tools';
-import { createTerminalRenderer, type TerminalRenderer } from '@codeagent/terminal';
+import {
+  type ApprovalRendering,
+  createTerminalRenderer,
+  renderApproval,
+  type TerminalRenderer,
+} from '@codeagent/terminal';
 import type { FileDiff, ToolCallView } from '@codeagent/render-intent';
 import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
@@ -30,7 +35,7 @@ import { StreamSanitizer } from './text-stream.js';
 
 /** Where the host writes. */
 export interface HostIO {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
   keys: KeyInput;
@@ -89,7 +94,8 @@ export class CliHost {
   private readonly renderer: TerminalRenderer;
   private readonly spinner: Spinner;
   private readonly color: boolean;
-  private pendingCalls = new Map<string, ToolCallView>();
+  private pendingCalls = new Map<string, PendingCall>();
+  private readonly width: number;
   /** Id of the tool call whose card was printed last, so a result printed elsewhere gets a label. */
   private lastCallShown: string | null = null;
   private approvalActive = false;
@@ -103,10 +109,8 @@ export class CliHost {
     private readonly options: HostOptions,
   ) {
     this.color = options.color && !options.json;
-    this.renderer = createTerminalRenderer({
-      color: this.color,
-      width: Math.max(40, Math.min(io.stdout.columns ?? 100, 160)),
-    });
+    this.width = Math.max(40, Math.min(io.stdout.columns ?? 100, 160));
+    this.renderer = createTerminalRenderer({ color: this.color, width: this.width });
     this.spinner = new Spinner((t) => io.stdout.write(t), io.stdout.isTTY === true && !options.json);
     this.toolkit = createBuiltinToolkit({
       cwd: options.cwd,
@@ -223,23 +227,43 @@ export class CliHost {
             }
             write(clean(event.text));
             break;
-          case 'tool-request':
+          case 'tool-request': {
             endThinking();
             write(text.flush());
             newline();
-            this.pendingCalls.set(event.id, event.view);
+            const pending: PendingCall = { view: event.view, intent: event.intent, shown: null };
+            this.pendingCalls.set(event.id, pending);
+            // A diff card waits: the approval shows the change computed from the file, or the result shows it.
+            if (event.view.card === 'diff') break;
+            // Call cards go through the approval path: whatever the model put in them is shown, never applied.
+            pending.shown = this.approvalCard(pending.view, pending.intent, this.approvalLines(), 'fallback');
             this.lastCallShown = event.id;
-            write(`${this.renderer.renderToolCall(event.view)}\n`);
+            write(`${pending.shown.text}\n`);
             break;
+          }
           case 'tool-result': {
-            const call = this.pendingCalls.get(event.id);
+            const pending = this.pendingCalls.get(event.id);
+            const call = pending?.view;
             this.pendingCalls.delete(event.id);
             newline();
-            if (this.lastCallShown !== event.id) {
-              // Parallel calls: say which call this result answers.
-              const label = call ? call.title : event.name;
-              write(`${dim(this.color, `↳ ${clean(label).split('\n')[0]?.slice(0, 100) ?? ''}`)}\n`);
+            if (pending?.preview === true && !event.isError) {
+              // The approval showed the change computed from the file, and the tool held the file to it.
+              if (this.lastCallShown !== event.id) write(this.resultLabel(call, event.name));
+              this.lastCallShown = null;
+              write(`${dim(this.color, '  ✓ applied as approved')}\n`);
+              break;
             }
+            if (call?.card === 'diff' && pending?.shown === null && pending.preview !== true) {
+              // The deferred call card (no approval was asked), now above its result. Its diff comes from the
+              // arguments alone, so it is shown only when the result applied exactly that (a new file); otherwise
+              // the result's hunks (real line numbers, context) say it, and a failed call changed nothing.
+              const same =
+                !event.isError && event.view.card === 'diff' && sameDiffs(call.diffs, event.view.diffs);
+              write(`${this.renderer.renderToolCall(same ? call : { ...call, diffs: [] })}\n`);
+              this.lastCallShown = event.id;
+            }
+            // Parallel calls: say which call this result answers.
+            if (this.lastCallShown !== event.id) write(this.resultLabel(call, event.name));
             this.lastCallShown = null;
             if (
               call?.card === 'diff' &&
@@ -312,10 +336,39 @@ export class CliHost {
     }
   }
 
-  /** Asks the user at the keyboard; without a terminal the answer is no (fail closed). */
-  private ask(
+  /** The `↳ title` line that says which call a result answers (parallel calls, approvals in between). */
+  private resultLabel(call: ToolCallView | undefined, name: string): string {
+    const label =
+      clean(call ? call.title : name)
+        .split('\n')[0]
+        ?.slice(0, 100) ?? '';
+    return `${dim(this.color, `↳ ${label}`)}\n`;
+  }
+
+  /** Most lines of an approval card before the rest is folded behind `v`: the screen minus the prompt. */
+  private approvalLines(): number {
+    const rows = this.io.stdout.rows;
+    return typeof rows === 'number' && rows > 0 ? Math.max(6, rows - 4) : 40;
+  }
+
+  /** A call card through the approval path (no model escape applied, whitespace visible, wrapped). */
+  private approvalCard(
+    view: ToolCallView,
+    intent: string | null,
+    maxLines = this.approvalLines(),
+    rawInput: 'always' | 'fallback' = 'always',
+  ): ApprovalRendering {
+    return renderApproval(view, { color: this.color, width: this.width, intent, maxLines, rawInput });
+  }
+
+  /**
+   * Asks the user at the keyboard; without a terminal the answer is no (fail closed). A Write or Edit shows the
+   * change computed from the file now (the call is then held to it); a card longer than the screen says how much
+   * is hidden, and `v` shows all of it.
+   */
+  private async ask(
     name: string,
-    _input: unknown,
+    input: unknown,
     id: string | undefined,
     context: AskContext | undefined,
   ): Promise<AskResult> {
@@ -324,27 +377,56 @@ export class CliHost {
       this.io.stderr.write(
         `approval needed for ${safeName} (${id ?? 'no call id'}) but there is no terminal to ask: denied\n`,
       );
-      return Promise.resolve(false);
+      return false;
     }
+    const pending = id === undefined ? undefined : this.pendingCalls.get(id);
+    const preview = await this.toolkit.preview(name, input, id);
+    // Interrupted while the preview was read: there is no prompt to show any more.
+    if (this.abortController?.signal.aborted) return false;
+    if (preview !== undefined && !preview.ok) {
+      // The precheck passed a moment ago, so the file changed meanwhile: nothing to approve.
+      this.print(`${red(this.color, '✗')} ${clean(preview.message)}\n`);
+      return false;
+    }
+    const view: ToolCallView = preview?.ok
+      ? preview.view
+      : (pending?.view ?? { card: 'generic', title: name, rawInput: input });
+    const intent = pending?.intent ?? null;
+    let card = pending?.shown ?? null;
     this.spinner.clear();
-    this.approvalActive = true;
+    const full = this.approvalCard(view, intent);
+    // The request card is reused when it is right above and already shows everything the approval would.
+    if (preview?.ok || card === null || this.lastCallShown !== id || card.text !== full.text) {
+      card = full;
+      this.print(`${card.text}\n`);
+    }
+    if (pending && preview?.ok) pending.preview = true;
+    this.lastCallShown = id ?? null;
+    const folded = card.hiddenLines > 0;
     const scope = context?.grantScope ?? null;
+    const always =
+      scope === null ? '' : `${bold(this.color, '[a]')} always: ${clean(describeGrantScope(name, scope))}  `;
+    const prompt = (more: boolean) =>
+      `${bold(this.color, `Allow ${safeName}?`)}  ${bold(this.color, '[y]')} once  ${always}${bold(this.color, '[n]')} deny  ${more ? `${bold(this.color, '[v]')} view all ${card?.totalLines ?? 0} lines  ` : ''}`;
+    this.approvalActive = true;
     if (context !== undefined && context.source.kind !== 'mode') {
       // Say why this asks when it is not just the mode: a protected path or an ask rule asks every time.
       this.print(`${dim(this.color, clean(context.reason))}\n`);
     }
-    const always =
-      scope === null ? '' : `${bold(this.color, '[a]')} always: ${clean(describeGrantScope(name, scope))}  `;
-    this.print(
-      `${bold(this.color, `Allow ${safeName}?`)}  ${bold(this.color, '[y]')} once  ${always}${bold(this.color, '[n]')} deny  `,
-    );
+    this.print(prompt(folded));
     return new Promise<AskResult>((resolve) => {
       let settled = false;
+      let expanded = false;
       const release = this.io.keys.capture((key) => {
         if (settled) return;
         const name = (key.name ?? key.sequence ?? '').toLowerCase();
         let answer: AskResult | undefined;
         let label = '';
+        if (name === 'v' && folded && !expanded) {
+          expanded = true;
+          this.print(`\n${this.approvalCard(view, intent, Number.POSITIVE_INFINITY).text}\n${prompt(false)}`);
+          return;
+        }
         if (name === 'y') {
           answer = true;
           label = 'allowed once';
@@ -402,6 +484,16 @@ export class CliHost {
   async dispose(): Promise<void> {
     await this.toolkit.dispose();
   }
+}
+
+/** A call between its request and its result, with what the terminal showed of it. */
+interface PendingCall {
+  view: ToolCallView;
+  intent: string | null;
+  /** The approval-path card printed for the request (`null` while a diff card waits). */
+  shown: ApprovalRendering | null;
+  /** Whether the approval showed a preview computed from the file. */
+  preview?: boolean;
 }
 
 /** Shortens token counts: 1234 -> 1.2k. */

@@ -15,6 +15,7 @@ import { runRepl } from './repl.js';
 import { resolveDataDir, SessionStore } from './sessions.js';
 import { type ResolvedSettings, resolveSettings } from './settings.js';
 import type { PermissionsView } from './permissions.js';
+import { killChildrenOnExit } from './signals.js';
 
 /** The CLI's version, shown by `--version`. */
 export const VERSION = '0.0.0';
@@ -122,6 +123,12 @@ export async function runCli(proc: CliProcess): Promise<number> {
     });
     for (const warning of host.ruleWarnings(view.sources))
       proc.stderr.write(`codeagent: warning: ${clean(warning)}\n`);
+    // SIGINT/SIGTERM/SIGHUP and exit end the session's process groups: nothing is left re-parented to init.
+    const stopSignals = killChildrenOnExit((signal) => host.toolkit.killAll(signal), {
+      beforeExit: () => {
+        if (proc.stdin.isTTY === true) proc.stdin.setRawMode(false);
+      },
+    });
     const info = (line: string) => (options.json ? proc.stderr : proc.stdout).write(`${line}\n`);
     const banner = [
       `codeagent ${VERSION}`,
@@ -167,6 +174,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
         permissions: view,
       });
     } finally {
+      await stopSignals();
       await host.dispose();
     }
   } catch (error) {

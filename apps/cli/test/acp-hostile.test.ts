@@ -175,40 +175,41 @@ describe('codeagent acp against hostile clients', () => {
     expect(c.garbage).toEqual([]);
   }, 60_000);
 
-  it('exits cleanly on SIGTERM mid-turn, killing the running command', async () => {
-    const marker = `sleep 28.${process.pid}${Date.now() % 1000}`;
-    const w = await workspace([
-      { parts: [{ type: 'tool-call', toolName: 'Bash', input: { command: marker } }] },
-    ]);
-    const child = spawnAcp([...w.args, '--mode', 'bypass']);
-    const c = raw(child);
-    await c.send(INIT);
-    await c.reply(0);
-    await c.send({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: w.work, mcpServers: [] } });
-    const { sessionId } = (await c.reply(1)).result as { sessionId: string };
-    await c.send({
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'session/prompt',
-      params: { sessionId, prompt: [{ type: 'text', text: 'go' }] },
-    });
-    const start = Date.now();
-    while (
-      !c.lines.some(
-        (l) => (l.params as { update?: { sessionUpdate?: string } })?.update?.sessionUpdate === 'tool_call',
-      )
-    ) {
-      if (Date.now() - start > 10_000) throw new Error('no tool_call');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    await new Promise((r) => setTimeout(r, 200));
-    child.child.kill('SIGTERM');
-    expect(await child.exited).toEqual({ code: 0, signal: null });
-    expect(child.stderr()).toContain('SIGTERM: shutting down');
-    await new Promise((r) => setTimeout(r, 300));
-    const { stdout } = await promisify(execFile)('ps', ['-eo', 'args']);
-    expect(stdout).not.toContain(marker);
-  }, 60_000);
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const)
+    it(`exits cleanly on ${signal} mid-turn, killing the running command`, async () => {
+      const marker = `sleep 28.${process.pid}${signal === 'SIGHUP' ? 1 : 2}${Date.now() % 1000}`;
+      const w = await workspace([
+        { parts: [{ type: 'tool-call', toolName: 'Bash', input: { command: marker } }] },
+      ]);
+      const child = spawnAcp([...w.args, '--mode', 'bypass']);
+      const c = raw(child);
+      await c.send(INIT);
+      await c.reply(0);
+      await c.send({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: w.work, mcpServers: [] } });
+      const { sessionId } = (await c.reply(1)).result as { sessionId: string };
+      await c.send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'session/prompt',
+        params: { sessionId, prompt: [{ type: 'text', text: 'go' }] },
+      });
+      const start = Date.now();
+      while (
+        !c.lines.some(
+          (l) => (l.params as { update?: { sessionUpdate?: string } })?.update?.sessionUpdate === 'tool_call',
+        )
+      ) {
+        if (Date.now() - start > 10_000) throw new Error('no tool_call');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      child.child.kill(signal);
+      expect(await child.exited).toEqual({ code: 0, signal: null });
+      expect(child.stderr()).toContain(`${signal}: shutting down`);
+      await new Promise((r) => setTimeout(r, 300));
+      const { stdout } = await promisify(execFile)('ps', ['-eo', 'args']);
+      expect(stdout).not.toContain(marker);
+    }, 60_000);
 
   it('exits cleanly when stdin closes mid-turn, killing the running command', async () => {
     const marker = `sleep 29.${process.pid}${Date.now() % 1000}`;

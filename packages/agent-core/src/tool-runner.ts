@@ -329,6 +329,17 @@ export class ToolRunner {
     } as Tool;
   }
 
+  /**
+   * Whether the gate would ask about this call (no gate: nothing decides, so a precheck runs). A precheck only
+   * spares the user a doomed question: a denied call must not run one, an allowed call fails by itself.
+   */
+  #wouldAsk(tool: AgentTool<unknown>, args: unknown): boolean {
+    const gate = this.#gate;
+    if (!gate) return true;
+    syncMeta(gate, tool);
+    return gate.evaluate(tool.name, args).decision === 'ask' && !gate.sessionGrants().includes(tool.name);
+  }
+
   /** Gate, then the tool; every wait is raced against the turn's abort. */
   async #execute(
     tool: AgentTool<unknown>,
@@ -344,6 +355,22 @@ export class ToolRunner {
     await turn.requestDelivered(callId, signal);
     const { intent, args } = splitIntent(input);
     const gate = this.#gate;
+    if (tool.precheck && this.#wouldAsk(tool, args)) {
+      // A call known to fail ends here, before anyone is asked to approve it.
+      let refused: unknown;
+      try {
+        refused = await turn.race(
+          Promise.resolve().then(() =>
+            tool.precheck?.(args, { callId, name: tool.name, signal, cwd: this.#cwd, intent }),
+          ),
+          signal,
+        );
+      } catch (e) {
+        if (signal.aborted || isAbortError(e)) throw e;
+        refused = `Error: ${errorMessage(e)}`;
+      }
+      if (refused !== undefined) return new ToolOutcome(normalizeToolOutput(refused), true);
+    }
     if (gate) {
       // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
       if (!isShellGrammarLoaded()) {

@@ -34,6 +34,14 @@ export interface AgentTool<Args = unknown> {
   readonly capability: ToolCapability;
   /** Runs the tool; may return anything `normalizeToolOutput` accepts (string, ToolResult, rows, JSON). */
   execute(args: Args, ctx: ToolContext): unknown;
+  /**
+   * Optional read-only check, run after the tool request when the permission gate would ask (or when there is no
+   * gate): a value other than `undefined` ends the call with it (normalised like `execute`'s output and marked
+   * as an error) and the user is never asked; `undefined` lets the gate decide. For a call known to fail (an
+   * Edit whose `old_string` occurs twice), so the user is not asked to approve a change that cannot happen.
+   * Not run for calls the gate denies or allows without asking.
+   */
+  precheck?(args: Args, ctx: ToolContext): unknown;
   /** Pure: maps validated args to the call's card. */
   presentCall?(args: Args): ToolCallView | undefined;
   /** Pure: maps args and the model-facing result to the result's card. */
@@ -69,7 +77,7 @@ export function defineTool<Args>(tool: AgentTool<Args>): AgentTool<Args> {
       `capability must be one of read, write, exec, net (got ${JSON.stringify(capName) ?? String(capName)})`,
     );
   }
-  for (const k of ['presentCall', 'presentResult'] as const) {
+  for (const k of ['precheck', 'presentCall', 'presentResult'] as const) {
     if (t[k] !== undefined && typeof t[k] !== 'function') fail(`${k} must be a function when given`);
   }
   return Object.freeze({ ...tool });

@@ -249,7 +249,7 @@ describe('compaction in the loop', () => {
     expect(client.compactions).toEqual([d]);
   });
 
-  it('compact({instructions}) puts the user\'s instructions into the summary request and the decision', async () => {
+  it("compact({instructions}) puts the user's instructions into the summary request and the decision", async () => {
     const model = scriptedModel([
       [...text(['a1']), finish('stop')],
       [...text(['a2']), finish('stop')],

@@ -252,6 +252,91 @@ describe('tool classification precedence', () => {
   });
 });
 
+describe('precheck', () => {
+  it('a call whose precheck refuses ends with that error and the gate never asks', async () => {
+    const asked: string[] = [];
+    const ran: string[] = [];
+    const tool = defineTool({
+      name: 'edit_thing',
+      description: 'Edit',
+      inputSchema: z.object({ target: z.string() }),
+      capability: 'write',
+      precheck: ({ target }, ctx) =>
+        target === 'bad' ? `Error: ${target} cannot change (${ctx.callId})` : undefined,
+      execute: ({ target }) => {
+        ran.push(target);
+        return `changed ${target}`;
+      },
+    });
+    const model = scriptedModel([
+      [
+        call('c1', 'edit_thing', { target: 'bad' }),
+        call('c2', 'edit_thing', { target: 'good' }),
+        finish('tool-calls'),
+      ],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [tool] });
+    installPermissionGate(client, {
+      ask: (_name, input) => {
+        asked.push(JSON.stringify(input));
+        return true;
+      },
+    });
+    const { callbacks, events } = recordingCallbacks();
+    await stream(client, 'go', callbacks);
+    const results = events.flatMap((e) =>
+      e.type === 'tool-result' ? [{ id: e.id, value: e.value, isError: e.isError }] : [],
+    );
+    expect(asked).toEqual(['{"target":"good"}']);
+    expect(ran).toEqual(['good']);
+    expect(results).toContainEqual({ id: 'c1', value: 'Error: bad cannot change (c1)', isError: true });
+    expect(toolResultValues(model.calls[1]?.prompt)).toContain('Error: bad cannot change (c1)');
+  });
+
+  it('runs only when the gate would ask: a denied call gets the denial, an allowed one runs', async () => {
+    const prechecked: string[] = [];
+    const tool = defineTool({
+      name: 'edit_thing',
+      description: 'Edit',
+      inputSchema: z.object({ target: z.string() }),
+      capability: 'write',
+      precheck: ({ target }) => {
+        prechecked.push(target);
+        return 'Error: doomed';
+      },
+      execute: ({ target }) => `changed ${target}`,
+    });
+    const results = async (mode: 'plan' | 'bypass') => {
+      const model = scriptedModel([
+        [call('c1', 'edit_thing', { target: mode }), finish('tool-calls')],
+        [...text(['ok']), finish('stop')],
+      ]);
+      const client = createClient({ model, registerTools: false, tools: [tool] });
+      installPermissionGate(client, { mode, ask: () => true });
+      const { callbacks, events } = recordingCallbacks();
+      await stream(client, 'go', callbacks);
+      return events.flatMap((e) => (e.type === 'tool-result' ? [e.value] : []));
+    };
+    expect(await results('plan')).toEqual([expect.stringMatching(/^Permission denied for edit_thing/)]);
+    expect(await results('bypass')).toEqual(['changed bypass']);
+    expect(prechecked).toEqual([]);
+  });
+
+  it('defineTool checks the type of precheck', async () => {
+    expect(() =>
+      defineTool({
+        name: 't',
+        description: 'd',
+        inputSchema: z.object({}),
+        capability: 'read',
+        precheck: 'no' as never,
+        execute: () => 'x',
+      }),
+    ).toThrow(/precheck must be a function/);
+  });
+});
+
 describe('the bash grammar behind the gate', () => {
   it('is loaded before the first permission check, so compound commands are decided by the rules', async () => {
     const { isShellGrammarLoaded } = await import('@codeagent/permission-gate');

@@ -50,6 +50,8 @@ export type {
   ToolResultInput,
 } from './presenter.js';
 export { createToolPresenter, toContentBlocks } from './presenter.js';
+export type { RevealKind, RevealOptions, RevealSegment } from './reveal.js';
+export { revealSegments, revealText } from './reveal.js';
 export type {
   StandardSchemaV1,
   StandardSchemaV1Failure,

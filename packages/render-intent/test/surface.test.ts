@@ -23,6 +23,8 @@ describe('public surface pin', () => {
       'narrowBashResultMeta',
       'narrowFileChangeMeta',
       'resolvePath',
+      'revealSegments',
+      'revealText',
       'safeJson',
       'terminalFallbackText',
       'toContentBlocks',

@@ -34,7 +34,8 @@ function header(glyph: string, title: unknown, options: ResolvedRenderOptions, t
   const { color, width } = options;
   const tagText = tag ? ` ${truncateToWidth(tag, Math.floor(width / 3))}` : '';
   const room = Math.max(1, width - 2 - visibleWidth(tagText));
-  const text = truncateToWidth(safeInline(title, color), room);
+  // Titles never keep the model's or a tool's SGR (SGR 8 conceals, colours can match the background).
+  const text = truncateToWidth(safeInline(title, false), room);
   return `${paint(color, glyph, 'cyan')} ${paint(color, text, 'bold')}${paint(color, tagText, 'dim')}`;
 }
 
@@ -57,30 +58,35 @@ function locationLines(locations: unknown, options: ResolvedRenderOptions): stri
       const line = typeof loc.line === 'number' && Number.isFinite(loc.line) ? `:${loc.line}` : '';
       return paint(
         options.color,
-        truncateToWidth(`↳ ${safeInline(loc.path, options.color)}${line}`, options.width - 2),
+        truncateToWidth(`↳ ${safeInline(loc.path, false)}${line}`, options.width - 2),
         'dim',
       );
     });
 }
 
-function diffLines(diffs: unknown, color: boolean): string[] {
+function diffLines(diffs: unknown, color: boolean, keepSgr = color): string[] {
   if (!Array.isArray(diffs)) return [];
   return (diffs as readonly FileDiff[])
     .filter((d) => typeof d === 'object' && d !== null)
-    .flatMap((d) => renderDiffLines({ path: d.path, oldText: d.oldText, newText: d.newText }, color));
+    .flatMap((d) =>
+      renderDiffLines({ path: d.path, oldText: d.oldText, newText: d.newText }, color, keepSgr),
+    );
 }
 
-/** Renders a tool call card (`generic`, `terminal` or `diff`) as terminal lines. */
+/**
+ * Renders a tool call card (`generic`, `terminal` or `diff`) as terminal lines. Everything in a call card comes
+ * from the model's arguments, so no SGR from it is kept (only the renderer's own styles).
+ */
 export function toolCallLines(view: ToolCallView, options: ResolvedRenderOptions): string[] {
   const { color } = options;
   switch (view.card) {
     case 'generic': {
-      const kind = typeof view.kind === 'string' ? `[${safeInline(view.kind, color)}]` : undefined;
+      const kind = typeof view.kind === 'string' ? `[${safeInline(view.kind, false)}]` : undefined;
       const out = [header('●', view.title, options, kind), ...indent(locationLines(view.locations, options))];
-      const content = contentLines(view.content, color);
+      const content = contentLines(view.content, false);
       if (content.length > 0) out.push(...indent(content));
       else if (view.rawInput !== undefined) {
-        const raw = truncateToWidth(safeInline(safeJson(view.rawInput), color), options.width - 2);
+        const raw = truncateToWidth(safeInline(safeJson(view.rawInput), false), options.width - 2);
         out.push(INDENT + paint(color, raw, 'dim'));
       }
       return out;
@@ -88,11 +94,11 @@ export function toolCallLines(view: ToolCallView, options: ResolvedRenderOptions
     case 'terminal': {
       const out = [header('$', view.title, options)];
       if (view.description !== undefined)
-        out.push(...indent(safeLines(view.description, color).map((l) => paint(color, l, 'dim'))));
+        out.push(...indent(safeLines(view.description, false).map((l) => paint(color, l, 'dim'))));
       if (view.cwd !== undefined)
         out.push(
           INDENT +
-            paint(color, truncateToWidth(`in ${safeInline(view.cwd, color)}`, options.width - 2), 'dim'),
+            paint(color, truncateToWidth(`in ${safeInline(view.cwd, false)}`, options.width - 2), 'dim'),
         );
       return out;
     }
@@ -100,7 +106,7 @@ export function toolCallLines(view: ToolCallView, options: ResolvedRenderOptions
       return [
         header('✎', view.title, options),
         ...indent(locationLines(view.locations, options)),
-        ...indent(diffLines(view.diffs, color)),
+        ...indent(diffLines(view.diffs, color, false)),
       ];
     default:
       return assertNever(view, 'terminal card');

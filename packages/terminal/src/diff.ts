@@ -1,6 +1,6 @@
 import { structuredPatch } from 'diff';
 import { paint, RESET } from './ansi.js';
-import { safeInline, sanitize } from './text.js';
+import { safeInline, sanitize, toText } from './text.js';
 
 /** One hunk of a line diff, in unified-diff form. */
 interface Hunk {
@@ -84,15 +84,18 @@ export interface DiffInput {
   readonly newText: unknown;
 }
 
-/** Renders one file diff: a `path  +N -M` summary line, then coloured hunks. */
-export function renderDiffLines(input: DiffInput, color: boolean): string[] {
+/**
+ * Renders one file diff: a `path  +N -M` summary line, then coloured hunks; `keepSgr` (default: `color`) keeps the
+ * SGR found in the texts themselves.
+ */
+export function renderDiffLines(input: DiffInput, color: boolean, keepSgr = color): string[] {
   const isNew = input.oldText === null || input.oldText === undefined;
   // A missing final newline is not worth a `\ No newline at end of file` line in a card: compare whole lines.
-  const oldText = isNew ? '' : withFinalNewline(sanitize(input.oldText, color));
-  const newText = withFinalNewline(sanitize(input.newText, color));
+  const oldText = isNew ? '' : withFinalNewline(sanitize(input.oldText, keepSgr));
+  const newText = withFinalNewline(sanitize(input.newText, keepSgr));
   const hunks = computeHunks(oldText, newText);
   const { added, removed } = stats(hunks);
-  const path = input.path === undefined || input.path === null ? '' : safeInline(input.path, color);
+  const path = input.path === undefined || input.path === null ? '' : safeInline(input.path, false);
   const summary = [
     path === '' ? null : paint(color, path, 'bold'),
     isNew ? paint(color, '(new file)', 'dim') : null,
@@ -117,6 +120,42 @@ export function renderDiffLines(input: DiffInput, color: boolean): string[] {
       else if (mark === '-') out.push(closeLine(paint(color, line, 'red')));
       else if (mark === '\\') out.push(paint(color, line, 'dim'));
       else out.push(closeLine(line));
+    }
+  }
+  return out;
+}
+
+/** One line of a diff for a renderer that does its own escaping (the approval path): raw, unsanitised text. */
+export interface DiffLine {
+  /** `hunk` header, added, deleted or context line, or a note such as `(no changes)`. */
+  readonly kind: 'hunk' | 'add' | 'del' | 'ctx' | 'note';
+  /** The line without its `+`/`-`/` ` mark (and without a CR that ends it); untrusted for add/del/ctx. */
+  readonly text: string;
+}
+
+/**
+ * The hunks of `oldText -> newText` as lines (three lines of context, real line numbers in the headers when
+ * the texts are whole files), leaving escaping to the caller.
+ */
+export function diffHunkLines(oldValue: unknown, newValue: unknown): DiffLine[] {
+  const isNew = oldValue === null || oldValue === undefined;
+  const oldText = isNew ? '' : withFinalNewline(toText(oldValue));
+  const newText = withFinalNewline(toText(newValue));
+  const hunks = computeHunks(oldText, newText);
+  if (hunks.length === 0) return [{ kind: 'note', text: '(no changes)' }];
+  const out: DiffLine[] = [];
+  for (const hunk of hunks) {
+    out.push({
+      kind: 'hunk',
+      text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+    });
+    for (const raw of hunk.lines) {
+      const mark = raw[0];
+      const text = raw.slice(1).replace(/\n$/, '').replace(/\r$/, '');
+      if (mark === '+') out.push({ kind: 'add', text });
+      else if (mark === '-') out.push({ kind: 'del', text });
+      else if (mark === '\\') out.push({ kind: 'note', text: raw });
+      else out.push({ kind: 'ctx', text });
     }
   }
   return out;

@@ -13,6 +13,7 @@ export {
   truncateToWidth,
   visibleWidth,
 } from './ansi.js';
+export { type ApprovalRenderOptions, type ApprovalRendering, renderApproval } from './approval.js';
 export {
   base64ByteLength,
   formatBytes,

@@ -15,6 +15,7 @@ describe('public surface', () => {
       'isSafeTerminalOutput',
       'padEndToWidth',
       'padStartToWidth',
+      'renderApproval',
       'renderArtifact',
       'renderToolCall',
       'renderToolCard',

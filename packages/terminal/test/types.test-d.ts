@@ -5,6 +5,8 @@ import {
   createTerminalRenderer,
   detectLanguage,
   type HighlightLanguage,
+  type ApprovalRendering,
+  renderApproval,
   renderArtifact,
   renderToolCall,
   renderToolCard,
@@ -55,5 +57,13 @@ describe('option and data types', () => {
     expectTypeOf<TerminalViolation['rule']>().toEqualTypeOf<
       'non-sgr-escape' | 'c0-control' | 'c1-control' | 'bidi-control' | 'del'
     >();
+  });
+
+  test('renderApproval takes a call view and returns the text with its line counts', () => {
+    expectTypeOf(renderApproval).parameter(0).toEqualTypeOf<ToolCallView>();
+    expectTypeOf(renderApproval).returns.toEqualTypeOf<ApprovalRendering>();
+    expectTypeOf<ApprovalRendering['hiddenLines']>().toEqualTypeOf<number>();
+    // @ts-expect-error rawInput is 'always' or 'fallback'
+    renderApproval({ card: 'terminal', title: 'ls' }, { rawInput: 'never' });
   });
 });

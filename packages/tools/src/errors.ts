@@ -13,6 +13,8 @@ export type ToolErrorCode =
   | 'edit_ambiguous'
   | 'edit_no_change'
   | 'file_exists'
+  | 'hard_link'
+  | 'changed_since_approval'
   | 'invalid_regex'
   | 'regex_timeout'
   | 'spawn_failed'

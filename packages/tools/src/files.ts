@@ -1,9 +1,11 @@
 import { isUtf8 } from 'node:buffer';
-import { mkdir, readFile, stat, writeFile as writeText } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, ToolError } from './errors.js';
 import { looksBinary, splitLines } from './text.js';
-import { READ_FLAGS, type ResolvedPath, type Workspace, WRITE_FLAGS } from './workspace.js';
+import { readVerified, writeVerified } from './open.js';
+import type { ResolvedPath, Workspace } from './workspace.js';
 
 /** Arguments of the Write tool. */
 export interface WriteArgs {
@@ -35,6 +37,11 @@ export interface FileChangeLimits {
   maxDiffBytes?: number;
   /** Largest file Edit will load (default 10 MiB). */
   maxEditBytes?: number;
+  /**
+   * Write and Edit through a file with more than one hard link (default `false`: refused with `hard_link`,
+   * since the change would show under every other name too). A host sets it from the user's approval.
+   */
+  allowHardLinks?: boolean;
 }
 
 /** How a Write or Edit changed the file. */
@@ -60,10 +67,42 @@ export interface FileChangeOutcome {
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
+/** Digest of the text a change starts from (`absent` for a missing file), to check an approval still holds. */
+const digestOf = (before: string | null): string =>
+  before === null ? 'absent' : createHash('sha256').update(before, 'utf8').digest('hex');
+
+/** What the user approved, for {@link editTextFile} and {@link writeTextFile} to hold the change to. */
+export interface ApprovedChange {
+  /** {@link FileChangePreview.beforeDigest} of the preview the user saw. */
+  readonly beforeDigest: string;
+  /** The preview said the file has other hard links, and the user approved writing through them. */
+  readonly allowHardLinks?: boolean;
+}
+
+/** The limits an approved change runs with: the user's approval of a hard-linked file allows that one write. */
+const approvedLimits = (limits: FileChangeLimits, approved: ApprovedChange | undefined): FileChangeLimits =>
+  approved?.allowHardLinks === true ? { ...limits, allowHardLinks: true } : limits;
+
+function holdToApproval(resolved: ResolvedPath, digest: string, approved: ApprovedChange | undefined): void {
+  if (approved !== undefined && approved.beforeDigest !== digest) {
+    throw new ToolError(
+      'changed_since_approval',
+      `${resolved.display} changed after its change was shown for approval; nothing was written. Read it again and retry`,
+    );
+  }
+}
+
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 // Checked under the file lock, not from `resolved.exists`: a concurrent Write may have just created it.
-async function existingFile(resolved: ResolvedPath): Promise<{ size: number } | undefined> {
+interface ExistingFile {
+  size: number;
+  nlink: number;
+  /** Identity and version of a file whose text is not read (binary or large): inode, size and mtime. */
+  stamp: string;
+}
+
+async function existingFile(resolved: ResolvedPath): Promise<ExistingFile | undefined> {
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(resolved.real);
@@ -74,38 +113,78 @@ async function existingFile(resolved: ResolvedPath): Promise<{ size: number } | 
   if (info.isDirectory())
     throw new ToolError('is_directory', `${resolved.display} is a directory, not a file`);
   if (!info.isFile()) throw new ToolError('not_a_file', `${resolved.display} is not a regular file`);
-  return { size: info.size };
+  return { size: info.size, nlink: info.nlink, stamp: `stat:${info.ino}:${info.size}:${info.mtimeMs}` };
 }
 
-async function writeResolved(resolved: ResolvedPath, content: string): Promise<void> {
+/** Refuses a file with other hard links early (the write re-checks on the open descriptor). */
+function refuseHardLinks(
+  resolved: ResolvedPath,
+  existing: { nlink: number },
+  limits: FileChangeLimits,
+): void {
+  if (existing.nlink > 1 && limits.allowHardLinks !== true) {
+    throw new ToolError(
+      'hard_link',
+      `${resolved.display} has ${existing.nlink} hard links; writing would change every other name of it too (maybe outside the workspace), so it is refused unless the user allows writes through hard links`,
+    );
+  }
+}
+
+async function writeResolved(
+  resolved: ResolvedPath,
+  content: string,
+  limits: FileChangeLimits,
+): Promise<void> {
   await mkdir(path.dirname(resolved.real), { recursive: true });
-  await writeText(resolved.real, content, { encoding: 'utf8', flag: WRITE_FLAGS });
+  await writeVerified(resolved.real, resolved.display, content, { allowHardLinks: limits.allowHardLinks });
 }
 
-/** Creates or overwrites a file inside the workspace, keeping the before-image (capped) for the diff. */
+/**
+ * Creates or overwrites a file inside the workspace, keeping the before-image (capped) for the diff. With
+ * `approved`, the file must still be what the approved preview showed, else nothing is written.
+ */
 export async function writeTextFile(
   workspace: Workspace,
   args: WriteArgs,
   limits: FileChangeLimits = {},
+  approved?: ApprovedChange,
 ): Promise<FileChangeOutcome> {
   const maxDiffBytes = limits.maxDiffBytes ?? 256 * 1024;
   if (typeof args.content !== 'string') throw new ToolError('invalid_input', 'content must be a string');
   const resolved = await workspace.resolve(args.file_path);
-  return workspace.withFileLock(resolved.real, () => writeLocked(resolved, args.content, maxDiffBytes));
+  return workspace.withFileLock(resolved.real, () =>
+    writeLocked(resolved, args.content, maxDiffBytes, approvedLimits(limits, approved), approved),
+  );
+}
+
+/** What a Write replaces, read-only: whether the file exists and its text when small enough to show. */
+async function planWrite(
+  resolved: ResolvedPath,
+  maxDiffBytes: number,
+  limits: FileChangeLimits,
+): Promise<{ existing: ExistingFile | undefined; before: string | null; digest: string }> {
+  const existing = await existingFile(resolved);
+  if (existing !== undefined) refuseHardLinks(resolved, existing, limits);
+  let before: string | null = null;
+  if (existing !== undefined && existing.size <= maxDiffBytes) {
+    const raw = await readVerified(resolved.real, resolved.display);
+    if (!looksBinary(raw.subarray(0, 8192))) before = raw.toString('utf8');
+  }
+  const digest =
+    existing === undefined ? digestOf(null) : before === null ? existing.stamp : digestOf(before);
+  return { existing, before, digest };
 }
 
 async function writeLocked(
   resolved: ResolvedPath,
   content: string,
   maxDiffBytes: number,
+  limits: FileChangeLimits,
+  approved: ApprovedChange | undefined,
 ): Promise<FileChangeOutcome> {
-  const existing = await existingFile(resolved);
-  let before: string | null = null;
-  if (existing !== undefined && existing.size <= maxDiffBytes) {
-    const raw = await readFile(resolved.real, { flag: READ_FLAGS });
-    if (!looksBinary(raw.subarray(0, 8192))) before = raw.toString('utf8');
-  }
-  await writeResolved(resolved, content);
+  const { existing, before, digest } = await planWrite(resolved, maxDiffBytes, limits);
+  holdToApproval(resolved, digest, approved);
+  await writeResolved(resolved, content, limits);
   const lines = splitLines(content).length;
   const change: FileChangeKind =
     existing === undefined ? 'created' : before === content ? 'unchanged' : 'updated';
@@ -142,14 +221,7 @@ function countOccurrences(text: string, needle: string): number {
   return count;
 }
 
-/** Replaces an exact string in a file inside the workspace; a missing or non-unique match is a clear error. */
-export async function editTextFile(
-  workspace: Workspace,
-  args: EditArgs,
-  limits: FileChangeLimits = {},
-): Promise<FileChangeOutcome> {
-  const maxDiffBytes = limits.maxDiffBytes ?? 256 * 1024;
-  const maxEditBytes = limits.maxEditBytes ?? 10 * 1024 * 1024;
+function checkEditArgs(args: EditArgs): void {
   if (typeof args.old_string !== 'string' || typeof args.new_string !== 'string') {
     throw new ToolError('invalid_input', 'old_string and new_string must be strings');
   }
@@ -159,37 +231,57 @@ export async function editTextFile(
       'old_string and new_string are identical; there is nothing to change',
     );
   }
-  const resolved = await workspace.resolve(args.file_path);
-  return workspace.withFileLock(resolved.real, () => editLocked(resolved, args, maxDiffBytes, maxEditBytes));
 }
 
-async function editLocked(
+/**
+ * Replaces an exact string in a file inside the workspace; a missing or non-unique match is a clear error. With
+ * `approved`, the file must still be what the approved preview showed, else nothing is written.
+ */
+export async function editTextFile(
+  workspace: Workspace,
+  args: EditArgs,
+  limits: FileChangeLimits = {},
+  approved?: ApprovedChange,
+): Promise<FileChangeOutcome> {
+  const maxDiffBytes = limits.maxDiffBytes ?? 256 * 1024;
+  const maxEditBytes = limits.maxEditBytes ?? 10 * 1024 * 1024;
+  checkEditArgs(args);
+  const resolved = await workspace.resolve(args.file_path);
+  return workspace.withFileLock(resolved.real, () =>
+    editLocked(resolved, args, maxDiffBytes, maxEditBytes, approvedLimits(limits, approved), approved),
+  );
+}
+
+/** The change an Edit makes, computed read-only from the file (the same code runs for the preview). */
+interface PlannedEdit {
+  /** Text before, `null` when the file does not exist. */
+  before: string | null;
+  after: string;
+  replacements: number;
+  /** Link count of the file (1 for a new file). */
+  links: number;
+}
+
+/** Reads the file and applies the replacement in memory; throws exactly the errors the Edit would fail with. */
+async function planEdit(
   resolved: ResolvedPath,
   args: EditArgs,
-  maxDiffBytes: number,
   maxEditBytes: number,
-): Promise<FileChangeOutcome> {
+  limits: FileChangeLimits,
+): Promise<PlannedEdit> {
   const existing = await existingFile(resolved);
   if (existing === undefined) {
     if (args.old_string !== '') throw new ToolError('not_found', `File not found: ${resolved.display}`);
-    await writeResolved(resolved, args.new_string);
-    return {
-      value: `Created ${resolved.display} (${plural(splitLines(args.new_string).length, 'line')})`,
-      path: resolved.absolute,
-      displayPath: resolved.display,
-      before: null,
-      after: byteLength(args.new_string) > maxDiffBytes ? null : args.new_string,
-      change: 'created',
-      replacements: 1,
-    };
+    return { before: null, after: args.new_string, replacements: 1, links: 1 };
   }
+  refuseHardLinks(resolved, existing, limits);
   if (existing.size > maxEditBytes) {
     throw new ToolError(
       'file_too_large',
       `${resolved.display} is larger than the ${maxEditBytes}-byte Edit limit; use Bash (e.g. sed) for it`,
     );
   }
-  const raw = await readFile(resolved.real, { flag: READ_FLAGS });
+  const raw = await readVerified(resolved.real, resolved.display);
   if (looksBinary(raw.subarray(0, 8192))) {
     throw new ToolError(
       'binary_file',
@@ -250,7 +342,31 @@ async function editLocked(
     }
     replacements = count;
   }
-  await writeResolved(resolved, after);
+  return { before, after, replacements, links: existing.nlink };
+}
+
+async function editLocked(
+  resolved: ResolvedPath,
+  args: EditArgs,
+  maxDiffBytes: number,
+  maxEditBytes: number,
+  limits: FileChangeLimits,
+  approved: ApprovedChange | undefined,
+): Promise<FileChangeOutcome> {
+  const { before, after, replacements } = await planEdit(resolved, args, maxEditBytes, limits);
+  holdToApproval(resolved, digestOf(before), approved);
+  await writeResolved(resolved, after, limits);
+  if (before === null) {
+    return {
+      value: `Created ${resolved.display} (${plural(splitLines(after).length, 'line')})`,
+      path: resolved.absolute,
+      displayPath: resolved.display,
+      before: null,
+      after: byteLength(after) > maxDiffBytes ? null : after,
+      change: 'created',
+      replacements: 1,
+    };
+  }
   return {
     value: `Edited ${resolved.display}: ${plural(replacements, 'replacement')}`,
     path: resolved.absolute,
@@ -259,5 +375,79 @@ async function editLocked(
     after: byteLength(after) > maxDiffBytes ? null : after,
     change: 'updated',
     replacements,
+  };
+}
+
+/** What a Write or Edit would do to the file, computed read-only (for the approval, before anything runs). */
+export interface FileChangePreview {
+  /** Absolute path the change applies to. */
+  path: string;
+  /** Path shown to people. */
+  displayPath: string;
+  /** How the file would change. */
+  change: FileChangeKind;
+  /** Replacements an Edit would make (0 for Write). */
+  replacements: number;
+  /** The whole text before: `null` for a new file, or when it is binary or over `maxDiffBytes` (not shown). */
+  before: string | null;
+  /** The whole text after: `null` when over `maxDiffBytes` (not shown). */
+  after: string | null;
+  /** Identifies the file state the preview was computed from; pass it back as {@link ApprovedChange}. */
+  beforeDigest: string;
+  /**
+   * Link count of the file (1 for a new file). Above 1 the change also shows under the other names; the
+   * preview only gets this far with `allowHardLinks`, and an approval says so.
+   */
+  links: number;
+}
+
+const shown = (text: string, maxDiffBytes: number): string | null =>
+  byteLength(text) > maxDiffBytes ? null : text;
+
+/**
+ * The change an Edit would make, read from the file now, with the same matching code the Edit runs (CRLF
+ * matching, uniqueness, `replace_all`); throws the same {@link ToolError} the Edit would fail with.
+ */
+export async function previewEdit(
+  workspace: Workspace,
+  args: EditArgs,
+  limits: FileChangeLimits = {},
+): Promise<FileChangePreview> {
+  const maxDiffBytes = limits.maxDiffBytes ?? 256 * 1024;
+  const maxEditBytes = limits.maxEditBytes ?? 10 * 1024 * 1024;
+  checkEditArgs(args);
+  const resolved = await workspace.resolve(args.file_path);
+  const plan = await planEdit(resolved, args, maxEditBytes, limits);
+  return {
+    path: resolved.absolute,
+    displayPath: resolved.display,
+    change: plan.before === null ? 'created' : 'updated',
+    replacements: plan.replacements,
+    before: plan.before === null ? null : shown(plan.before, maxDiffBytes),
+    after: shown(plan.after, maxDiffBytes),
+    beforeDigest: digestOf(plan.before),
+    links: plan.links,
+  };
+}
+
+/** The change a Write would make, read from the file now; throws the errors the Write would fail with early. */
+export async function previewWrite(
+  workspace: Workspace,
+  args: WriteArgs,
+  limits: FileChangeLimits = {},
+): Promise<FileChangePreview> {
+  const maxDiffBytes = limits.maxDiffBytes ?? 256 * 1024;
+  if (typeof args.content !== 'string') throw new ToolError('invalid_input', 'content must be a string');
+  const resolved = await workspace.resolve(args.file_path);
+  const { existing, before, digest } = await planWrite(resolved, maxDiffBytes, limits);
+  return {
+    path: resolved.absolute,
+    displayPath: resolved.display,
+    change: existing === undefined ? 'created' : before === args.content ? 'unchanged' : 'updated',
+    replacements: 0,
+    before,
+    after: shown(args.content, maxDiffBytes),
+    beforeDigest: digest,
+    links: existing?.nlink ?? 1,
   };
 }

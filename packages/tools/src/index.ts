@@ -8,8 +8,17 @@
  */
 export type { CapturedOutput } from './capture.js';
 export { type ToolErrorCode, ToolError } from './errors.js';
-export type { EditArgs, FileChangeLimits, WriteArgs } from './files.js';
+export {
+  type ApprovedChange,
+  type EditArgs,
+  type FileChangeLimits,
+  type FileChangePreview,
+  previewEdit,
+  previewWrite,
+  type WriteArgs,
+} from './files.js';
 export { BackgroundJobs, type BackgroundJobsOptions, type JobInfo, type JobStatus } from './jobs.js';
+export { findTaggedProcesses, PROCESS_TAG_ENV, ProcessGroups, type SurvivingProcess } from './process.js';
 export {
   type BuiltinPresentationsOptions,
   type BuiltinToolName,
@@ -40,5 +49,6 @@ export {
   createWriteTool,
   type JobArgs,
   type SearchResultMeta,
+  type ToolCallPreview,
 } from './tools.js';
 export { type ResolvedPath, Workspace, type WorkspaceOptions } from './workspace.js';

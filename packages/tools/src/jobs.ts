@@ -3,6 +3,9 @@ import { type CapturedOutput, OutputCapture } from './capture.js';
 import { ToolError } from './errors.js';
 import { killProcessGroup, spawnShell } from './process.js';
 
+/** How long a job's pipes are waited for after its shell exited and its group was ended. */
+const LINGER_MS = 300;
+
 /** Lifecycle state of a background job. */
 export type JobStatus = 'running' | 'exited' | 'killed';
 
@@ -54,9 +57,7 @@ export class BackgroundJobs {
   readonly #shell: string;
   #next = 1;
   readonly #onExit = (): void => {
-    for (const job of this.#jobs.values()) {
-      if (job.info.status === 'running') killProcessGroup(job.info.pid, 'SIGKILL');
-    }
+    this.killAll('SIGKILL');
   };
 
   /** Creates an empty job table. */
@@ -100,9 +101,17 @@ export class BackgroundJobs {
           info.exitCode = code;
           info.signal = signal;
           // End what the job left in its group, like a foreground command, so the pipes close.
-          if (killProcessGroup(info.pid, 'SIGTERM')) {
-            setTimeout(() => killProcessGroup(info.pid, 'SIGKILL'), this.#grace).unref();
-          }
+          const groupLeft = killProcessGroup(info.pid, 'SIGTERM');
+          if (groupLeft) setTimeout(() => killProcessGroup(info.pid, 'SIGKILL'), this.#grace).unref();
+          // A process outside the group (setsid) may hold the pipes for ever: stop waiting for them (ADR 0113).
+          setTimeout(
+            () => {
+              child.stdout?.destroy();
+              child.stderr?.destroy();
+              resolve();
+            },
+            (groupLeft ? this.#grace : 0) + LINGER_MS,
+          ).unref();
         });
         // Resolved once the output pipes are drained, so a read after `wait` sees everything.
         child.once('close', () => resolve());
@@ -146,6 +155,19 @@ export class BackgroundJobs {
       clearTimeout(escalate);
     }
     return { ...job.info };
+  }
+
+  /**
+   * Sends `signal` (default SIGKILL) to every running job's group at once, synchronously (for signal and `exit`
+   * handlers, which cannot wait; `0` only counts); returns how many groups were alive.
+   */
+  killAll(signal: NodeJS.Signals | 0 = 'SIGKILL'): number {
+    let alive = 0;
+    for (const job of this.#jobs.values()) {
+      if (job.info.status !== 'running') continue;
+      if (killProcessGroup(job.info.pid, signal)) alive += 1;
+    }
+    return alive;
   }
 
   /** Snapshots of every job, oldest first. */

@@ -1,7 +1,8 @@
-import { open, readFile as readText, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { ToolError } from './errors.js';
 import { languageFromPath, looksBinary, numberLines, splitLines, truncateLine } from './text.js';
-import { READ_FLAGS, type Workspace } from './workspace.js';
+import { openVerified, readVerified } from './open.js';
+import type { Workspace } from './workspace.js';
 
 /** Arguments of the Read tool. */
 export interface ReadArgs {
@@ -72,7 +73,7 @@ export async function readImageFile(
   if (!resolved.exists) return undefined;
   const info = await stat(resolved.real);
   if (!info.isFile() || info.size === 0) return undefined;
-  const mime = imageMimeOf(await readSample(resolved.real, info.size));
+  const mime = imageMimeOf(await readSample(resolved.real, info.size, resolved.display));
   if (mime === undefined) return undefined;
   if (info.size > maxImageBytes) {
     throw new ToolError(
@@ -80,7 +81,7 @@ export async function readImageFile(
       `${resolved.display} is a ${formatBytes(info.size)} ${mime} image, over the ${formatBytes(maxImageBytes)} image limit`,
     );
   }
-  const bytes = await readText(resolved.real, { flag: READ_FLAGS });
+  const bytes = await readVerified(resolved.real, resolved.display);
   return {
     value: `[Image ${resolved.display}: ${mime}, ${formatBytes(bytes.length)}]`,
     path: resolved.absolute,
@@ -120,8 +121,8 @@ const formatBytes = (n: number): string =>
       ? `${(n / 1024).toFixed(1)} KB`
       : `${n} bytes`;
 
-async function readSample(file: string, size: number): Promise<Buffer> {
-  const handle = await open(file, READ_FLAGS);
+async function readSample(file: string, size: number, display: string): Promise<Buffer> {
+  const handle = await openVerified(file, display);
   try {
     const buf = Buffer.alloc(Math.min(SAMPLE_BYTES, size));
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
@@ -140,8 +141,10 @@ async function streamLines(
   start: number,
   count: number,
   maxLineLength: number,
+  signal: AbortSignal | undefined,
+  display: string,
 ): Promise<{ lines: string[]; more: boolean }> {
-  const handle = await open(file, READ_FLAGS);
+  const handle = await openVerified(file, display);
   const stream = handle.createReadStream({ encoding: 'utf8', highWaterMark: 64 * 1024 });
   const keep = maxLineLength + 1;
   const lines: string[] = [];
@@ -178,6 +181,7 @@ async function streamLines(
   };
   try {
     outer: for await (const chunk of stream as AsyncIterable<string>) {
+      throwIfAborted(signal);
       let from = 0;
       for (;;) {
         if (n >= start && lines.length >= count && from < chunk.length) {
@@ -204,12 +208,22 @@ async function streamLines(
   return { lines, more };
 }
 
-/** Reads a text file inside the workspace, with binary, size and line-length guards. */
+/** Throws the `aborted` {@link ToolError} once `signal` fired. */
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ToolError('aborted', 'Read interrupted: the call was aborted');
+}
+
+/**
+ * Reads a text file inside the workspace, with binary, size and line-length guards; `signal` stops a long read
+ * (a huge file read through `offset`/`limit`) between chunks.
+ */
 export async function readTextFile(
   workspace: Workspace,
   args: ReadArgs,
   limits: ReadLimits = {},
+  signal?: AbortSignal,
 ): Promise<ReadOutcome> {
+  throwIfAborted(signal);
   const maxBytes = limits.maxBytes ?? 256 * 1024;
   const defaultLimit = limits.defaultLimit ?? 2000;
   const maxLineLength = limits.maxLineLength ?? 2000;
@@ -220,7 +234,7 @@ export async function readTextFile(
     throw new ToolError('is_directory', `${resolved.display} is a directory; use Glob to list its files`);
   }
   if (!info.isFile()) throw new ToolError('not_a_file', `${resolved.display} is not a regular file`);
-  const sample = await readSample(resolved.real, info.size);
+  const sample = await readSample(resolved.real, info.size, resolved.display);
   if (looksBinary(sample)) {
     throw new ToolError(
       'binary_file',
@@ -240,10 +254,17 @@ export async function readTextFile(
         `${resolved.display} is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} Read limit; pass offset and limit to read part of it, or use Grep`,
       );
     }
-    ({ lines: selected, more } = await streamLines(resolved.real, start, count, maxLineLength));
+    ({ lines: selected, more } = await streamLines(
+      resolved.real,
+      start,
+      count,
+      maxLineLength,
+      signal,
+      resolved.display,
+    ));
   } else {
     const all = splitLines(
-      (await readText(resolved.real, { encoding: 'utf8', flag: READ_FLAGS })).replace(/^\uFEFF/, ''),
+      (await readVerified(resolved.real, resolved.display)).toString('utf8').replace(/^\uFEFF/, ''),
     );
     totalLines = all.length;
     selected = all.slice(start - 1, start - 1 + count).map((l) => truncateLine(l, maxLineLength));

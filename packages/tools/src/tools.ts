@@ -6,19 +6,23 @@ import {
   toolResult,
 } from '@codeagent/artifact-schema';
 import { BUILTIN_TOOL_META as LOCKED_TOOL_META } from '@codeagent/permission-gate';
-import type { ToolPresentation } from '@codeagent/render-intent';
+import type { ToolCallView, ToolPresentation } from '@codeagent/render-intent';
 import type { z } from 'zod';
-import { errnoCode, oneLine, ToolError } from './errors.js';
+import { errnoCode, oneLine, ToolError, type ToolErrorCode } from './errors.js';
 import {
+  type ApprovedChange,
   type EditArgs,
   editTextFile,
   type FileChangeLimits,
   type FileChangeOutcome,
+  type FileChangePreview,
+  previewEdit,
+  previewWrite,
   type WriteArgs,
   writeTextFile,
 } from './files.js';
 import { BackgroundJobs, type JobInfo } from './jobs.js';
-import { runCommand } from './process.js';
+import { type CommandResult, ProcessGroups, runCommand } from './process.js';
 import { type BuiltinToolName, createBuiltinPresentations } from './presenters.js';
 import { type ReadArgs, type ReadLimits, readImageFile, readTextFile } from './read.js';
 import { BUILTIN_INPUT_SCHEMAS } from './schemas.js';
@@ -114,6 +118,8 @@ export interface BuiltinToolsOptions {
   env?: NodeJS.ProcessEnv;
   /** Background jobs table shared by Bash, job_output and job_kill (default: a new one). */
   jobs?: BackgroundJobs;
+  /** Registry of the process groups of running foreground Bash commands (default: a new one). */
+  groups?: ProcessGroups;
   /** Todo list TodoWrite replaces (default: a new one). */
   todos?: TodoList;
   /** Read limits. */
@@ -124,6 +130,11 @@ export interface BuiltinToolsOptions {
   search?: SearchLimits;
   /** Bash limits. */
   bash?: BashLimits;
+  /**
+   * Previews shown for approval, by call id (shared by the toolkit's `preview` and the Write/Edit tools; default:
+   * a new map). A Write or Edit whose call id is here only writes when the file is still what the preview showed.
+   */
+  approvals?: Map<string, ApprovedChange>;
   /**
    * Read-path permission for Read, Glob and Grep: called with each file's absolute lexical and real path; `false`
    * makes Read refuse the file and the searches skip it (so `Read(**\/.env)` hides `.env` from Grep too). Hosts
@@ -139,8 +150,11 @@ export interface BuiltinToolsOptions {
 }
 
 interface Shared {
+  /** Previews shown for approval, by call id: the call's execute holds the file to them. */
+  approvals: Map<string, ApprovedChange>;
   workspace: Workspace;
   jobs: BackgroundJobs;
+  groups: ProcessGroups;
   todos: TodoList;
   presenters: Readonly<Record<BuiltinToolName, ToolPresentation>>;
   options: BuiltinToolsOptions;
@@ -149,6 +163,7 @@ interface Shared {
 const shared = (options: BuiltinToolsOptions): Shared => {
   const workspace = options.workspace ?? new Workspace({ cwd: options.cwd, roots: options.roots });
   return {
+    approvals: options.approvals ?? new Map(),
     workspace,
     jobs:
       options.jobs ??
@@ -159,6 +174,7 @@ const shared = (options: BuiltinToolsOptions): Shared => {
         ...(options.bash?.killGraceMs === undefined ? {} : { killGraceMs: options.bash.killGraceMs }),
         ...(options.bash?.shell === undefined ? {} : { shell: options.bash.shell }),
       }),
+    groups: options.groups ?? new ProcessGroups(),
     todos: options.todos ?? new TodoList(),
     presenters: createBuiltinPresentations({ cwd: workspace.cwd }),
     options,
@@ -185,6 +201,115 @@ function failure(error: unknown): ToolResult {
   return { ...toolResult(message, { kind: 'error', payload: { message, detail: code } }), error: message };
 }
 
+/** The approval a call was shown, taken once (a call executes at most once). */
+function takeApproval(s: Shared, callId: string | undefined): ApprovedChange | undefined {
+  if (callId === undefined) return undefined;
+  const approved = s.approvals.get(callId);
+  s.approvals.delete(callId);
+  return approved;
+}
+
+/** Remembers what a call's approval showed; old entries (calls that were denied) are dropped past 256. */
+function rememberApproval(s: Shared, callId: string, approved: ApprovedChange): void {
+  s.approvals.delete(callId);
+  s.approvals.set(callId, approved);
+  for (const key of s.approvals.keys()) {
+    if (s.approvals.size <= 256) break;
+    s.approvals.delete(key);
+  }
+}
+
+/** What the approval of a Write or Edit shows: computed read-only from the file when the user is asked. */
+export type ToolCallPreview =
+  | {
+      /** The change can be made. */
+      readonly ok: true;
+      /** The card to show: the whole-file diff (real line numbers, context), or a note when it is too large. */
+      readonly view: ToolCallView;
+      /** The computed change. */
+      readonly change: FileChangePreview;
+    }
+  | {
+      /** The call would fail; it says why (the same error the tool gives). */
+      readonly ok: false;
+      /** The tool's error code. */
+      readonly code: ToolErrorCode;
+      /** The tool's error message. */
+      readonly message: string;
+    };
+
+function previewView(tool: 'Write' | 'Edit', p: FileChangePreview): ToolCallView {
+  const links =
+    p.links > 1
+      ? ` (⚠ ${p.links} hard links: approving also changes the file under its other names, maybe outside the workspace)`
+      : '';
+  const title = `${tool} ${p.displayPath}${links}`;
+  if (p.after === null || (p.before === null && p.change !== 'created')) {
+    const what =
+      tool === 'Edit'
+        ? `${p.replacements} replacement${p.replacements === 1 ? '' : 's'}`
+        : p.change === 'created'
+          ? 'a new file'
+          : 'the whole file';
+    return {
+      card: 'generic',
+      title,
+      kind: 'edit',
+      locations: [{ path: p.path }],
+      content: [
+        {
+          type: 'text',
+          text: `${what}; the file is binary or too large to preview here, so no diff is shown`,
+        },
+      ],
+    };
+  }
+  return {
+    card: 'diff',
+    title,
+    diffs: [{ path: p.displayPath, oldText: p.before, newText: p.after }],
+    locations: [{ path: p.path }],
+  };
+}
+
+/**
+ * Computes the approval preview of a Write or Edit call; `undefined` for any other tool. A hard-linked file is
+ * previewed (with a warning in the title) rather than refused: the user's approval is what may allow it.
+ */
+async function previewCall(s: Shared, name: string, args: unknown): Promise<ToolCallPreview | undefined> {
+  if (name !== 'Edit' && name !== 'Write') return undefined;
+  const limits: FileChangeLimits = { ...s.options.files, allowHardLinks: true };
+  if (s.options.readFilter !== undefined) {
+    // A file the rules hide from Read is not read for a preview either: its content stays unseen until approval.
+    const filePath = (args as { file_path?: unknown } | null)?.file_path;
+    if (typeof filePath !== 'string') return undefined;
+    try {
+      const r = await s.workspace.resolve(filePath);
+      if (!readAllowed(s.options.readFilter, r.absolute, r.real)) return undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  try {
+    const change =
+      name === 'Edit'
+        ? await previewEdit(s.workspace, parse(BUILTIN_INPUT_SCHEMAS.Edit, args, 'Edit'), limits)
+        : await previewWrite(s.workspace, parse(BUILTIN_INPUT_SCHEMAS.Write, args, 'Write'), limits);
+    return { ok: true, view: previewView(name, change), change };
+  } catch (error) {
+    const message = error instanceof ToolError ? error.message : oneLine(error);
+    const code = error instanceof ToolError ? error.code : 'io_error';
+    return { ok: false, code, message };
+  }
+}
+
+/** The tool's own failure result when its preview fails, else `undefined` (for `precheck`). */
+async function refusal(s: Shared, name: 'Edit' | 'Write', args: unknown): Promise<ToolResult | undefined> {
+  const p = await previewCall(s, name, args);
+  if (p === undefined || p.ok) return undefined;
+  return failure(new ToolError(p.code, p.message));
+}
+
 async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
   try {
     return await run();
@@ -202,6 +327,8 @@ interface BuiltinToolSpec<N extends BuiltinToolName> {
   readonly description: string;
   /** Does the work on the parsed input; a thrown error becomes an error result with a one-line value. */
   readonly run: (input: ArgsOf<N>, ctx: Partial<ToolContext> | undefined) => Promise<ToolResult>;
+  /** Optional read-only check before the gate asks (see `AgentTool.precheck`): a refusal ends the call unasked. */
+  readonly precheck?: (args: unknown) => unknown;
 }
 
 /**
@@ -224,6 +351,7 @@ function builtinTool<N extends BuiltinToolName>(
     capability: BUILTIN_TOOL_META[name],
     execute: (args, ctx?: Partial<ToolContext>) =>
       guarded(() => spec.run(parse(inputSchema, args, name), ctx)),
+    ...(spec.precheck ? { precheck: spec.precheck } : {}),
     presentCall: (args) => presenter.presentCall?.(args),
     presentResult: (args, result) => presenter.presentResult?.(args, result),
   });
@@ -243,7 +371,7 @@ export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs
   return builtinTool(s, 'Read', {
     description:
       'Read a text file. Returns lines numbered like `cat -n` (number, tab, line). Reads up to 2000 lines by default; use offset and limit for large files. PNG, JPEG, GIF and WebP images are shown to the user as an image. Refuses other binary files and paths outside the workspace.',
-    run: async (input) => {
+    run: async (input, ctx) => {
       if (s.options.readFilter !== undefined) {
         const r = await s.workspace.resolve(input.file_path);
         if (!readAllowed(s.options.readFilter, r.absolute, r.real)) {
@@ -260,7 +388,7 @@ export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs
           'image',
         );
       }
-      const out = await readTextFile(s.workspace, input, s.options.read);
+      const out = await readTextFile(s.workspace, input, s.options.read, ctx?.signal);
       const range = out.endLine >= out.startLine ? ` (${out.startLine} - ${out.endLine})` : '';
       return success(
         out.value,
@@ -321,9 +449,11 @@ export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteAr
   return builtinTool(s, 'Write', {
     description:
       'Create a file or overwrite it with the given content (parent directories are created). Prefer Edit to change part of an existing file.',
-    run: async (input) => {
+    precheck: (args) => refusal(s, 'Write', args),
+    run: async (input, ctx) => {
+      const approved = takeApproval(s, ctx?.callId);
       await checkWriteTarget(s, input.file_path);
-      const out = await writeTextFile(s.workspace, input, s.options.files);
+      const out = await writeTextFile(s.workspace, input, s.options.files, approved);
       return fileChangeResult(out, `Write ${out.displayPath}`);
     },
   });
@@ -335,9 +465,11 @@ export function createEditTool(options: BuiltinToolsOptions): AgentTool<EditArgs
   return builtinTool(s, 'Edit', {
     description:
       'Replace exact text in a file. old_string must match the file exactly (copy it from Read output without the line-number prefix) and occur once, unless replace_all is true. An empty old_string creates a new file.',
-    run: async (input) => {
+    precheck: (args) => refusal(s, 'Edit', args),
+    run: async (input, ctx) => {
+      const approved = takeApproval(s, ctx?.callId);
       await checkWriteTarget(s, input.file_path);
-      const out = await editTextFile(s.workspace, input, s.options.files);
+      const out = await editTextFile(s.workspace, input, s.options.files, approved);
       return fileChangeResult(out, `Edit ${out.displayPath}`);
     },
   });
@@ -398,7 +530,7 @@ export interface BashArgs {
 
 function bashValue(
   plain: string,
-  r: { exitCode: number | null; signal: string | null; timedOut: boolean; aborted: boolean },
+  r: Pick<CommandResult, 'exitCode' | 'signal' | 'timedOut' | 'aborted' | 'abandonedPipes' | 'survivors'>,
   timeoutMs: number,
 ): string {
   const notes: string[] = [];
@@ -406,6 +538,18 @@ function bashValue(
   else if (r.aborted) notes.push('[Command interrupted and killed]');
   if (r.signal !== null) notes.push(`[Terminated by signal ${r.signal}]`);
   else if (r.exitCode !== null && r.exitCode !== 0) notes.push(`[Exit code ${r.exitCode}]`);
+  if (r.survivors.length > 0) {
+    const list = r.survivors
+      .slice(0, 10)
+      .map((p) => `${p.pid} (${p.name})`)
+      .join(', ');
+    const more = r.survivors.length > 10 ? ` and ${r.survivors.length - 10} more` : '';
+    notes.push(
+      `[${r.survivors.length} process(es) left the command's process group and still run: ${list}${more}]`,
+    );
+  } else if (r.abandonedPipes) {
+    notes.push("[Stopped waiting for output held open by a process outside the command's process group]");
+  }
   const body = plain.replace(/\n+$/, '');
   const text = body === '' && notes.length === 0 ? '(no output)' : body;
   return [text, ...notes].filter((part) => part !== '').join('\n');
@@ -443,6 +587,7 @@ export function createBashTool(options: BuiltinToolsOptions): AgentTool<BashArgs
         env: s.options.env,
         killGraceMs: limits.killGraceMs,
         shell: limits.shell,
+        groups: s.groups,
       });
       const value = bashValue(r.plain, r, timeoutMs);
       const meta = { output: r.output, exitCode: r.exitCode, signal: r.signal };
@@ -572,6 +717,20 @@ export interface BuiltinToolkit {
   jobs: BackgroundJobs;
   /** The todo list TodoWrite replaces. */
   todos: TodoList;
+  /** Process groups of the foreground Bash commands running now. */
+  groups: ProcessGroups;
+  /**
+   * The approval preview of a Write or Edit call, read from the file now (`undefined` for other tools). With the
+   * call id, the call then only writes if the file is still what this preview showed (else it fails with
+   * `changed_since_approval`): what the user approves is what runs.
+   */
+  preview(name: string, args: unknown, callId?: string): Promise<ToolCallPreview | undefined>;
+  /**
+   * Sends `signal` (default SIGKILL) to the process group of every running foreground command and background
+   * job, synchronously: for a host's SIGINT/SIGTERM/SIGHUP and `exit` handlers (`0` only counts the live groups).
+   * Returns how many groups were alive.
+   */
+  killAll(signal?: NodeJS.Signals | 0): number;
   /** Kills every background job still running (call it when the session ends). */
   dispose(): Promise<void>;
 }
@@ -579,7 +738,14 @@ export interface BuiltinToolkit {
 /** Creates every built-in tool over one shared workspace, background-job table and todo list. */
 export function createBuiltinToolkit(options: BuiltinToolsOptions): BuiltinToolkit {
   const s = shared(options);
-  const common: BuiltinToolsOptions = { ...options, workspace: s.workspace, jobs: s.jobs, todos: s.todos };
+  const common: BuiltinToolsOptions = {
+    ...options,
+    approvals: s.approvals,
+    workspace: s.workspace,
+    jobs: s.jobs,
+    groups: s.groups,
+    todos: s.todos,
+  };
   const tools: AgentTool[] = [
     createReadTool(common),
     createWriteTool(common),
@@ -591,7 +757,25 @@ export function createBuiltinToolkit(options: BuiltinToolsOptions): BuiltinToolk
     createJobOutputTool(common),
     createJobKillTool(common),
   ];
-  return { tools, workspace: s.workspace, jobs: s.jobs, todos: s.todos, dispose: () => s.jobs.dispose() };
+  return {
+    tools,
+    workspace: s.workspace,
+    jobs: s.jobs,
+    todos: s.todos,
+    groups: s.groups,
+    killAll: (signal = 'SIGKILL') => s.groups.killAll(signal) + s.jobs.killAll(signal),
+    preview: async (name, args, callId) => {
+      const p = await previewCall(s, name, args);
+      if (p?.ok === true && callId !== undefined) {
+        rememberApproval(s, callId, {
+          beforeDigest: p.change.beforeDigest,
+          ...(p.change.links > 1 ? { allowHardLinks: true } : {}),
+        });
+      }
+      return p;
+    },
+    dispose: () => s.jobs.dispose(),
+  };
 }
 
 /**

@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BackgroundJobs } from '../src/jobs.js';
-import { runCommand } from '../src/process.js';
+import { ProcessGroups, runCommand } from '../src/process.js';
 import { eventually, isAlive, tempDir } from './helpers.js';
 
 const base = { timeoutMs: 20_000, maxOutputBytes: 30_000, killGraceMs: 300 };
@@ -115,6 +116,108 @@ describe('runCommand', () => {
     expect(await eventually(() => !isAlive(child))).toBe(true);
   });
 
+  describe('returns within a bounded time whatever the children do', () => {
+    const sleepers: number[] = [];
+    afterEach(() => {
+      for (const pid of sleepers.splice(0)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    });
+    const readPid = async (file: string) => Number((await readFile(file, 'utf8')).trim());
+
+    it('a timeout returns while a setsid child still holds the pipe, and reports that child', async () => {
+      const cwd = await tempDir();
+      const pidFile = path.join(cwd, 'sleeper.pid');
+      const r = await runCommand(`setsid sleep 7 & echo $! > ${pidFile}; echo started; sleep 30`, {
+        ...base,
+        cwd,
+        timeoutMs: 1500,
+      });
+      const sleeper = await readPid(pidFile);
+      sleepers.push(sleeper);
+      // The outcome that matters: the call came back before the 7 s sleeper finished.
+      expect(isAlive(sleeper)).toBe(true);
+      expect(r.timedOut).toBe(true);
+      expect(r.abandonedPipes).toBe(true);
+      expect(r.plain).toBe('started\n');
+      expect(r.survivors.map((p) => p.pid)).toContain(sleeper);
+      expect(r.survivors.find((p) => p.pid === sleeper)?.name).toBe('sleep');
+    });
+
+    it('a command that only starts a setsid child returns when its shell exits', async () => {
+      const cwd = await tempDir();
+      const pidFile = path.join(cwd, 'sleeper.pid');
+      // The short sleep lets setsid leave the group before the shell exits and its group is ended.
+      const r = await runCommand(`setsid sleep 7 & echo $! > ${pidFile}; sleep 0.3`, {
+        ...base,
+        cwd,
+        timeoutMs: 1500,
+      });
+      const sleeper = await readPid(pidFile);
+      sleepers.push(sleeper);
+      expect(isAlive(sleeper)).toBe(true);
+      expect(r).toMatchObject({ exitCode: 0, timedOut: false, abandonedPipes: true });
+      expect(r.survivors.map((p) => p.pid)).toEqual([sleeper]);
+    });
+
+    it('an abort returns while a setsid child still holds the pipe', async () => {
+      const cwd = await tempDir();
+      const pidFile = path.join(cwd, 'sleeper.pid');
+      const controller = new AbortController();
+      // The pid is written once setsid has surely left the group (so the abort cannot catch it still inside).
+      const running = runCommand(`setsid sleep 7 & p=$!; sleep 0.3; echo $p > ${pidFile}; sleep 30`, {
+        ...base,
+        cwd,
+        signal: controller.signal,
+      });
+      expect(
+        await eventually(async () => (await readFile(pidFile, 'utf8').catch(() => '')).trim() !== ''),
+      ).toBe(true);
+      controller.abort();
+      const r = await running;
+      const sleeper = await readPid(pidFile);
+      sleepers.push(sleeper);
+      expect(isAlive(sleeper)).toBe(true);
+      expect(r).toMatchObject({ aborted: true, abandonedPipes: true });
+      expect(r.survivors.map((p) => p.pid)).toContain(sleeper);
+    });
+
+    it('a nohup child stays in the group and is killed with it on timeout', async () => {
+      const cwd = await tempDir();
+      const pidFile = path.join(cwd, 'sleeper.pid');
+      const r = await runCommand(`nohup sleep 7 & echo $! > ${pidFile}; sleep 30`, {
+        ...base,
+        cwd,
+        timeoutMs: 1000,
+      });
+      const sleeper = await readPid(pidFile);
+      sleepers.push(sleeper);
+      expect(r.timedOut).toBe(true);
+      expect(await eventually(() => !isAlive(sleeper))).toBe(true);
+      expect(r.survivors).toEqual([]);
+    });
+  });
+
+  it('tracks the running group in a ProcessGroups registry that can kill it', async () => {
+    const cwd = await tempDir();
+    const groups = new ProcessGroups();
+    const pidFile = path.join(cwd, 'child.pid');
+    const running = runCommand(`sleep 300 & echo $! > ${pidFile}; wait`, { ...base, cwd, groups });
+    expect(
+      await eventually(async () => (await readFile(pidFile, 'utf8').catch(() => '')).trim() !== ''),
+    ).toBe(true);
+    expect(groups.pids).toHaveLength(1);
+    expect(groups.killAll('SIGKILL')).toBe(1);
+    const r = await running;
+    expect(r.signal).toBe('SIGKILL');
+    expect(groups.pids).toEqual([]);
+    expect(await eventually(() => !isAlive(Number(readFileSync(pidFile, 'utf8').trim())))).toBe(true);
+  });
+
   it('reports a missing cwd or shell as a clear error', async () => {
     const cwd = await tempDir();
     await expect(runCommand('true', { ...base, cwd: path.join(cwd, 'missing') })).rejects.toThrow(
@@ -128,6 +231,31 @@ describe('runCommand', () => {
 });
 
 describe('BackgroundJobs', () => {
+  it('wait and kill return while a setsid child of the job still holds its pipes', async () => {
+    const cwd = await tempDir();
+    const jobs = new BackgroundJobs({ killGraceMs: 300 });
+    const started = jobs.start(`setsid sleep 7 & p=$!; sleep 0.3; echo $p > s1.pid`, { cwd });
+    const waited = await jobs.wait(started.id);
+    const first = Number(readFileSync(path.join(cwd, 's1.pid'), 'utf8').trim());
+    const running = jobs.start(`setsid sleep 7 & p=$!; sleep 0.3; echo $p > s2.pid; sleep 300`, { cwd });
+    expect(
+      await eventually(
+        async () => (await readFile(path.join(cwd, 's2.pid'), 'utf8').catch(() => '')).trim() !== '',
+      ),
+    ).toBe(true);
+    const killed = await jobs.kill(running.id);
+    const second = Number(readFileSync(path.join(cwd, 's2.pid'), 'utf8').trim());
+    try {
+      // Both sleepers still run: neither call waited for them.
+      expect([isAlive(first), isAlive(second)]).toEqual([true, true]);
+      expect(waited).toMatchObject({ status: 'exited', exitCode: 0 });
+      expect(killed.status).toBe('killed');
+      await jobs.dispose();
+    } finally {
+      for (const pid of [first, second]) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   it('runs a job, returns output since the last read, and reports its exit', async () => {
     const cwd = await tempDir();
     const jobs = new BackgroundJobs({ killGraceMs: 300 });

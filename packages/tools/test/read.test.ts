@@ -149,6 +149,34 @@ describe('streamed ranges of large files', () => {
   });
 });
 
+describe('abort', () => {
+  it('stops reading a huge single-line file when the signal fires', async () => {
+    const root = await tempDir();
+    const size = 100 * 1000 * 1000;
+    const file = path.join(root, 'one-line.min.js');
+    execFileSync('bash', ['-c', `head -c ${size} /dev/zero | tr '\\0' x > ${file}`]);
+    const ws = new Workspace({ cwd: root });
+    const controller = new AbortController();
+    const reading = readFile(
+      ws,
+      { file_path: 'one-line.min.js', offset: 1, limit: 1 },
+      {},
+      controller.signal,
+    );
+    setTimeout(() => controller.abort(), 20);
+    // Without the check the read runs to the end of the 100 MB line and resolves with it.
+    await expect(reading).rejects.toMatchObject({
+      code: 'aborted',
+      message: 'Read interrupted: the call was aborted',
+    });
+    const early = new AbortController();
+    early.abort();
+    await expect(readFile(ws, { file_path: 'one-line.min.js' }, {}, early.signal)).rejects.toMatchObject({
+      code: 'aborted',
+    });
+  });
+});
+
 describe('symlink swaps after the check', () => {
   it('the open refuses a final-component symlink (O_NOFOLLOW)', async () => {
     const { READ_FLAGS, WRITE_FLAGS } = await import('../src/workspace.js');

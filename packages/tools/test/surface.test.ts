@@ -25,6 +25,8 @@ describe('public surface', () => {
       'BUILTIN_ARTIFACT_KINDS',
       'BUILTIN_TOOL_META',
       'BackgroundJobs',
+      'PROCESS_TAG_ENV',
+      'ProcessGroups',
       'TodoList',
       'ToolError',
       'Workspace',
@@ -40,6 +42,9 @@ describe('public surface', () => {
       'createReadTool',
       'createTodoWriteTool',
       'createWriteTool',
+      'findTaggedProcesses',
+      'previewEdit',
+      'previewWrite',
     ]);
   });
 

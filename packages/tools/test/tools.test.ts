@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type AgentTool, presentationMeta, type ToolContext } from '@codeagent/agent-core';
@@ -324,6 +325,52 @@ describe('builtinTools', () => {
     expect(clamped.value).toBe(
       '[Command timed out after 300 ms and was killed]\n[Terminated by signal SIGTERM]',
     );
+  });
+
+  it('Bash with a 1.5 s timeout returns before a 7 s setsid child ends, naming it as a survivor', async () => {
+    const { run, cwd } = await kit();
+    const r = await run('Bash', { command: 'setsid sleep 7 & echo $! > s.pid; sleep 30', timeout: 1500 });
+    const sleeper = Number((await readFile(path.join(cwd, 's.pid'), 'utf8')).trim());
+    try {
+      // Alive after the call returned: the call did not wait for it.
+      expect(() => process.kill(sleeper, 0)).not.toThrow();
+      expect(isError(r)).toBe(true);
+      expect(r.value).toContain('[Command timed out after 1500 ms and was killed]');
+      expect(r.value).toContain(
+        `[1 process(es) left the command's process group and still run: ${sleeper} (sleep)]`,
+      );
+    } finally {
+      process.kill(sleeper, 'SIGKILL');
+    }
+  });
+
+  it('the toolkit kills the groups of running commands and background jobs at once (killAll)', async () => {
+    const { run, k, cwd } = await kit();
+    await run('Bash', { command: 'sleep 300 & echo $! > bg.pid; wait', run_in_background: true });
+    const pending = run('Bash', { command: 'sleep 300 & echo $! > fg.pid; wait' });
+    const pidOf = async (name: string) => {
+      for (let i = 0; i < 100; i += 1) {
+        const text = await readFile(path.join(cwd, name), 'utf8').catch(() => '');
+        if (text.trim() !== '') return Number(text.trim());
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`${name} never written`);
+    };
+    const fg = await pidOf('fg.pid');
+    const bg = await pidOf('bg.pid');
+    expect(k.killAll('SIGKILL')).toBe(2);
+    const r = await pending;
+    expect(r.value).toContain('[Terminated by signal SIGKILL]');
+    const gone = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z');
+      } catch {
+        return true;
+      }
+    };
+    for (let i = 0; i < 100 && !(gone(fg) && gone(bg)); i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect([gone(fg), gone(bg)]).toEqual([true, true]);
   });
 
   it('Bash background jobs run with job_output and job_kill, drawn as generic cards', async () => {

@@ -18,10 +18,13 @@ import {
   type JobArgs,
   type TodoStatus,
   type TodoWriteArgs,
+  type ToolCallPreview,
   type ToolErrorCode,
   type WriteArgs,
 } from '../src/index.js';
 import type { BUILTIN_INPUT_SCHEMAS } from '../src/schemas.js';
+
+import type { ToolCallView } from '@codeagent/render-intent';
 
 type Infer<K extends keyof typeof BUILTIN_INPUT_SCHEMAS> = z.infer<(typeof BUILTIN_INPUT_SCHEMAS)[K]>;
 
@@ -94,5 +97,20 @@ describe('types', () => {
     // @ts-expect-error unknown error codes are not ToolErrorCodes
     const code: ToolErrorCode = 'oops';
     void code;
+  });
+
+  it('a preview is narrowed by ok: a view and the change, or the tool error', () => {
+    const show = (p: ToolCallPreview): string => {
+      if (p.ok) {
+        expectTypeOf(p.view).toEqualTypeOf<ToolCallView>();
+        expectTypeOf(p.change.beforeDigest).toEqualTypeOf<string>();
+        // @ts-expect-error a successful preview has no error message
+        void p.message;
+        return p.change.displayPath;
+      }
+      expectTypeOf(p.code).toEqualTypeOf<ToolErrorCode>();
+      return p.message;
+    };
+    void show;
   });
 });
