@@ -40,6 +40,16 @@ export interface HostOptions {
   chosen: ChosenModel;
   /** A saved session (`client.save()` output) to resume. */
   resume?: unknown;
+  /** `io.stdout` is not shown to anyone (`-p` without `--verbose`): error lines go to `io.stderr` instead. */
+  quiet?: boolean;
+}
+
+/** The text of a denied tool call's result (the permission gate's wording, CONTRACTS.md §4). */
+const DENIAL_PREFIX = 'Permission denied for ';
+
+/** Whether a tool result is the permission gate's denial. */
+export function isDenial(event: { isError: boolean; value: unknown }): boolean {
+  return event.isError && typeof event.value === 'string' && event.value.startsWith(DENIAL_PREFIX);
 }
 
 const dim = (on: boolean, s: string) => (on ? `\u001b[2m${s}\u001b[0m` : s);
@@ -87,6 +97,10 @@ export class CliHost {
   private lastInterruptAt = 0;
   /** Set when a second Ctrl+C during a turn asks the whole program to exit. */
   exitRequested = false;
+  /** The answer of the last turn: its text after the last tool call, sanitised (what `-p` prints). */
+  lastAnswer = '';
+  /** Tool calls the permission gate (or the user) denied in the last turn. */
+  lastDenials = 0;
 
   constructor(
     private readonly io: HostIO,
@@ -139,6 +153,8 @@ export class CliHost {
     let thinking = false;
     let atLineStart = true;
     let result: StreamResult | null = null;
+    this.lastAnswer = '';
+    this.lastDenials = 0;
     this.spinner.start();
     const endThinking = () => {
       if (thinking) {
@@ -157,16 +173,20 @@ export class CliHost {
     };
     try {
       for await (const event of streamEvents(this.client, input, { signal: controller.signal })) {
+        if (event.type === 'tool-result' && isDenial(event)) this.lastDenials += 1;
         if (this.options.json) {
           this.io.stdout.write(`${JSON.stringify(event)}\n`);
           if (event.type === 'end') result = event.result;
           continue;
         }
         switch (event.type) {
-          case 'delta':
+          case 'delta': {
             endThinking();
-            write(text.push(event.text));
+            const safe = text.push(event.text);
+            this.lastAnswer += safe;
+            write(safe);
             break;
+          }
           case 'thinking':
             if (!thinking) {
               newline();
@@ -178,6 +198,7 @@ export class CliHost {
           case 'tool-request':
             endThinking();
             write(text.flush());
+            this.lastAnswer = '';
             newline();
             this.pendingCalls.set(event.id, event.view);
             this.lastCallShown = event.id;
@@ -210,15 +231,16 @@ export class CliHost {
             );
             break;
           }
-          case 'error':
+          case 'error': {
             endThinking();
             newline();
-            write(
-              event.recovered
-                ? `${yellow(this.color, '!')} ${clean(event.message)}\n`
-                : `${red(this.color, '✗ error:')} ${clean(event.message)}\n`,
-            );
+            const line = event.recovered
+              ? `${yellow(this.color, '!')} ${clean(event.message)}\n`
+              : `${red(this.color, '✗ error:')} ${clean(event.message)}\n`;
+            if (this.options.quiet) this.io.stderr.write(line);
+            else write(line);
             break;
+          }
           case 'usage':
             break;
           case 'tick':
@@ -228,13 +250,16 @@ export class CliHost {
             newline();
             write(`${dim(this.color, describeCompaction(event.decision))}\n`);
             break;
-          case 'end':
+          case 'end': {
             endThinking();
-            write(text.flush());
+            const tail = text.flush();
+            this.lastAnswer += tail;
+            write(tail);
             newline();
             result = event.result;
             write(`${this.footer(event.result)}\n`);
             break;
+          }
           default: {
             const never: never = event;
             throw new Error(`unreachable event ${JSON.stringify(never)}`);

@@ -5,10 +5,11 @@ import { clean } from './clean.js';
 import { parsePermissionConfig, type PermissionMode, type PermissionRules } from '@codeagent/permission-gate';
 import { DEMO_PERMISSIONS } from '@codeagent/providers';
 import { copyDemoWorkspace } from '@codeagent/providers/node';
-import { type CliOptions, CliUsageError, parseCliArgs, USAGE } from './args.js';
+import { type CliOptions, CliUsageError, EXIT, parseCliArgs, USAGE, USAGE_HINT } from './args.js';
 import { CliHost, exitStatusFor, type HostIO } from './host.js';
-import { stdinKeys } from './keys.js';
-import { chooseModel } from './model.js';
+import { type KeyInput, stdinKeys } from './keys.js';
+import { chooseModel, NoModelError } from './model.js';
+import { nullSink } from './output.js';
 import { runRepl } from './repl.js';
 import { resolveDataDir, SessionStore } from './sessions.js';
 
@@ -36,8 +37,8 @@ export async function runCli(proc: CliProcess): Promise<number> {
     options = parseCliArgs(proc.argv, proc.cwd);
   } catch (error) {
     if (error instanceof CliUsageError) {
-      proc.stderr.write(`codeagent: ${error.message}\n\n${USAGE}\n`);
-      return 2;
+      proc.stderr.write(`codeagent: ${error.message}\n${USAGE_HINT}\n`);
+      return EXIT.usage;
     }
     throw error;
   }
@@ -55,18 +56,39 @@ export async function runCli(proc: CliProcess): Promise<number> {
     );
     return 2;
   }
+  const oneShot = options.command === 'prompt';
+  // -p: stdout carries only the answer (or NDJSON); progress goes to stderr when asked for or on a terminal.
+  const showProgress = !oneShot || (!options.json && (options.verbose || proc.stderr.isTTY === true));
+  const progress: HostIO['stdout'] = !oneShot ? proc.stdout : showProgress ? proc.stderr : nullSink();
   const color =
     !options.noColor &&
     !(proc.env.NO_COLOR !== undefined && proc.env.NO_COLOR !== '') &&
-    (proc.env.FORCE_COLOR !== undefined ? proc.env.FORCE_COLOR !== '0' : proc.stdout.isTTY === true);
-  const io: HostIO = { stdout: proc.stdout, stderr: proc.stderr, env: proc.env, keys: stdinKeys(proc.stdin) };
+    (proc.env.FORCE_COLOR !== undefined ? proc.env.FORCE_COLOR !== '0' : progress.isTTY === true);
+  const keys: KeyInput =
+    showProgress && !options.json
+      ? stdinKeys(proc.stdin)
+      : { interactive: false, capture: () => () => undefined };
+  const io: HostIO = {
+    stdout: options.json ? proc.stdout : progress,
+    stderr: proc.stderr,
+    env: proc.env,
+    keys,
+  };
   const store = new SessionStore(resolveDataDir(options.dataDir, proc.env));
   try {
-    const chosen = await chooseModel(options, proc.env);
+    let chosen: Awaited<ReturnType<typeof chooseModel>>;
+    try {
+      chosen = await chooseModel(options, proc.env);
+    } catch (error) {
+      if (!(error instanceof NoModelError)) throw error;
+      proc.stderr.write(`codeagent: ${error.message}\n`);
+      return EXIT.usage;
+    }
     let cwd = resolve(options.cwd);
-    let mode: PermissionMode = options.mode;
+    let mode: PermissionMode = options.mode ?? 'default';
     let rules: PermissionRules | undefined = await readProjectRules(cwd);
-    if (options.command === 'demo') {
+    if (options.command === 'demo' || chosen.demo) {
+      // The scripted tour edits and deletes files: it only ever runs on a temporary copy of its workspace.
       cwd = await copyDemoWorkspace(await mkdtemp(join(tmpdir(), 'codeagent-demo-')));
       mode = DEMO_PERMISSIONS.permissionMode;
       rules = { deny: [...DEMO_PERMISSIONS.rules.deny] };
@@ -78,8 +100,19 @@ export async function runCli(proc: CliProcess): Promise<number> {
       sessionId = saved.id;
       resume = saved.session;
     }
-    const host = new CliHost(io, { cwd, mode, rules, json: options.json, color, chosen, resume });
-    const info = (line: string) => (options.json ? proc.stderr : proc.stdout).write(`${line}\n`);
+    const host = new CliHost(io, {
+      cwd,
+      mode,
+      rules,
+      json: options.json,
+      color,
+      chosen,
+      resume,
+      quiet: !showProgress,
+    });
+    const info = (line: string) => {
+      if (showProgress) progress.write(`${line}\n`);
+    };
     const banner = [
       `codeagent ${VERSION}`,
       `model ${clean(chosen.resolved.modelId)} (${chosen.resolved.provider})`,
@@ -93,12 +126,34 @@ export async function runCli(proc: CliProcess): Promise<number> {
     try {
       if (options.command === 'demo' || options.command === 'prompt') {
         const prompt = options.command === 'demo' ? DEMO_PROMPT : (options.prompt ?? '');
-        if (!options.json) info(`› ${clean(prompt)}`);
+        if (options.json) {
+          proc.stdout.write(
+            `${JSON.stringify({
+              type: 'session',
+              sessionId,
+              provider: chosen.resolved.provider,
+              model: chosen.resolved.modelId,
+              cwd,
+              mode,
+              resumed: resume !== undefined,
+            })}\n`,
+          );
+        } else info(`› ${clean(prompt)}`);
         const result = await host.runTurn(prompt);
         await save(prompt.slice(0, 80));
+        if (oneShot && !options.json && host.lastAnswer.trim() !== '') {
+          proc.stdout.write(host.lastAnswer.endsWith('\n') ? host.lastAnswer : `${host.lastAnswer}\n`);
+        }
         info(`session saved: ${sessionId} (resume with: codeagent --resume ${sessionId})`);
         if (options.command === 'demo') info(`demo workspace left at ${cwd}`);
-        return exitStatusFor(result);
+        const status = exitStatusFor(result);
+        if (oneShot && status === EXIT.completed && host.lastDenials > 0) {
+          if (!showProgress && !options.json) {
+            proc.stderr.write(`codeagent: ${host.lastDenials} tool call(s) denied (exit status 3)\n`);
+          }
+          return EXIT.stopped;
+        }
+        return status;
       }
       return await runRepl({
         host,

@@ -13,21 +13,39 @@ export interface ChosenModel {
   resolved: ResolvedModel;
   /** A note for the banner, e.g. that the scripted demo model is in use. */
   note: string | null;
+  /** The built-in demo tour: it only ever runs in a temporary copy of the demo workspace. */
+  demo: boolean;
+}
+
+/** No model is configured: the CLI says how to configure one and runs nothing (exit status 2). */
+export class NoModelError extends Error {
+  override readonly name = 'NoModelError';
+  constructor() {
+    super(
+      [
+        'no model configured. Point codeagent at a model with flags, the environment or a config file:',
+        '  codeagent --provider openai-compatible --base-url http://127.0.0.1:11434/v1 --model qwen2.5-coder',
+        '  CODEAGENT_BASE_URL=... CODEAGENT_MODEL=...   (or OPENAI_API_KEY / ANTHROPIC_API_KEY)',
+        '  ~/.codeagent/config.json  {"provider": "openai-compatible", "baseURL": "...", "model": "..."}',
+        'To see the scripted tour instead (a temporary copy of a sample workspace, no network): codeagent demo',
+      ].join('\n'),
+    );
+  }
 }
 
 function demo(note: string): ChosenModel {
   // No script: the providers package's built-in demo tour, with the limits it reports.
-  return { resolved: createModel({ provider: 'scripted' }), note };
+  return { resolved: createModel({ provider: 'scripted' }), note, demo: true };
 }
 
 /**
- * Chooses the model from flags, then the environment; with nothing configured, the built-in scripted demo
- * model (no network, no keys), and says so.
+ * Chooses the model from flags, then the environment. With nothing configured it throws {@link NoModelError}:
+ * the scripted demo never runs on a user's real files (only `codeagent demo`, on a temporary copy).
  */
 export async function chooseModel(options: CliOptions, env: NodeJS.ProcessEnv): Promise<ChosenModel> {
   if (options.command === 'demo') return demo('scripted demo model (no network, no keys)');
   if (options.provider === 'scripted' || options.script !== null) {
-    if (options.script === null) return demo('scripted demo model');
+    if (options.script === null) return demo('scripted demo model on a temporary copy of the demo workspace');
     const script = await readScript(options.script);
     return {
       resolved: createModel({
@@ -36,6 +54,7 @@ export async function chooseModel(options: CliOptions, env: NodeJS.ProcessEnv): 
         ...(options.model ? { modelId: options.model } : {}),
       }),
       note: `scripted model from ${options.script}`,
+      demo: false,
     };
   }
   if (options.provider !== null) {
@@ -51,7 +70,7 @@ export async function chooseModel(options: CliOptions, env: NodeJS.ProcessEnv): 
         : {}),
       ...apiKeyFor(provider, env),
     } as ModelConfig;
-    return { resolved: createModel(config), note: null };
+    return { resolved: createModel(config), note: null, demo: false };
   }
   const fromEnv = modelFromEnv({
     env: {
@@ -60,10 +79,16 @@ export async function chooseModel(options: CliOptions, env: NodeJS.ProcessEnv): 
       ...(options.baseUrl ? { CODEAGENT_BASE_URL: options.baseUrl } : {}),
     },
   });
-  if (fromEnv) return { resolved: fromEnv, note: null };
-  return demo(
-    'no provider configured: running the built-in scripted demo model (see --help to use a real one)',
-  );
+  if (fromEnv) {
+    // CODEAGENT_PROVIDER=demo (or scripted without a script) is the demo tour: a temporary copy only.
+    const isDemo = fromEnv.provider === 'scripted';
+    return {
+      resolved: fromEnv,
+      note: isDemo ? 'scripted demo model on a temporary copy of the demo workspace' : null,
+      demo: isDemo,
+    };
+  }
+  throw new NoModelError();
 }
 
 function apiKeyFor(provider: string, env: NodeJS.ProcessEnv): { apiKey?: string } {
