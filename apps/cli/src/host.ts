@@ -40,6 +40,8 @@ export interface HostOptions {
   chosen: ChosenModel;
   /** A saved session (`client.save()` output) to resume. */
   resume?: unknown;
+  /** The system prompt (from `@codeagent/system-prompt`); agent-core appends the skills hint. */
+  system?: string | undefined;
   /** `io.stdout` is not shown to anyone (`-p` without `--verbose`): error lines go to `io.stderr` instead. */
   quiet?: boolean;
 }
@@ -121,6 +123,7 @@ export class CliHost {
       contextWindow: options.chosen.resolved.contextWindow,
       maxOutputTokens: options.chosen.resolved.maxOutputTokens,
       skills: {},
+      ...(options.system === undefined ? {} : { system: options.system }),
     };
     this.client =
       options.resume === undefined ? createClient(clientOptions) : loadSession(options.resume, clientOptions);

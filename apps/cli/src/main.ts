@@ -10,6 +10,7 @@ import { CliHost, exitStatusFor, type HostIO } from './host.js';
 import { type KeyInput, stdinKeys } from './keys.js';
 import { chooseModel, NoModelError } from './model.js';
 import { nullSink } from './output.js';
+import { createSystemPrompt, displaySafe } from '@codeagent/system-prompt';
 import { runRepl } from './repl.js';
 import { resolveDataDir, SessionStore } from './sessions.js';
 
@@ -100,7 +101,14 @@ export async function runCli(proc: CliProcess): Promise<number> {
       sessionId = saved.id;
       resume = saved.session;
     }
+    const prompt = await createSystemPrompt({
+      cwd,
+      override: options.systemPrompt ?? undefined,
+      append: options.appendSystemPrompt ?? undefined,
+      ...(proc.env.HOME ? { homeDir: proc.env.HOME } : {}),
+    });
     const host = new CliHost(io, {
+      system: prompt.text,
       cwd,
       mode,
       rules,
@@ -121,6 +129,11 @@ export async function runCli(proc: CliProcess): Promise<number> {
     ].join(' · ');
     info(color ? `\u001b[1m${banner}\u001b[0m` : banner);
     if (chosen.note) info(chosen.note);
+    const files = prompt.instructions.map((file) => displaySafe(file.label));
+    info(
+      `system prompt ${(prompt.bytes / 1024).toFixed(1)} kB${files.length > 0 ? ` · instructions: ${files.join(', ')}` : ''}`,
+    );
+    for (const warning of prompt.warnings) info(`instructions: ${displaySafe(warning)}`);
     if (resume !== undefined) info(`resumed session ${sessionId} (${host.client.history.length} messages)`);
     const save = async (title: string) => store.save(sessionId, JSON.parse(host.client.save()), title);
     try {
