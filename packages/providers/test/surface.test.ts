@@ -17,12 +17,15 @@ describe('public surface', () => {
       'createModel',
       'demoModel',
       'demoScript',
+      'fetchServerModelInfo',
       'findJobId',
       'isProvidersError',
       'modelFromEnv',
       'modelLimits',
+      'parseServerModels',
       'promptToolResults',
       'scriptedModel',
+      'withStallTimeout',
     ]);
   });
 
