@@ -35,6 +35,8 @@ export { fetchServerModelInfo, parseServerModels } from './server-models.js';
 export { withStallTimeout } from './stall.js';
 export type { ModelLimits, ModelLimitsEntry, ModelLimitsOverride } from './limits.js';
 export { DEFAULT_MODEL_LIMITS, MODEL_LIMITS, modelLimits } from './limits.js';
+export type { ModelPricing, ModelPricingEntry } from './pricing.js';
+export { MODEL_PRICING, modelPricing } from './pricing.js';
 export type {
   Script,
   ScriptContext,
