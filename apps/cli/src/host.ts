@@ -86,7 +86,10 @@ export function exitStatusFor(result: StreamResult): number {
  * answered by keystroke, rendering every event to the terminal (or as NDJSON).
  */
 export class CliHost {
-  readonly client: CodeagentClient;
+  #client: CodeagentClient;
+  #mode: PermissionMode;
+  #totals: SessionTotals = { inputTokens: 0, outputTokens: 0, cost: 0, priced: true, turns: 0 };
+  private chosen: ChosenModel;
   readonly toolkit: BuiltinToolkit;
   private readonly renderer: TerminalRenderer;
   private readonly spinner: Spinner;
@@ -115,28 +118,59 @@ export class CliHost {
     });
     this.spinner = new Spinner((t) => io.stdout.write(t), io.stdout.isTTY === true && !options.json);
     this.toolkit = createBuiltinToolkit({ cwd: options.cwd });
+    this.chosen = options.chosen;
+    this.#mode = options.mode;
+    this.#client = this.build(options.resume);
+  }
+
+  /** The agent-core client of this session (replaced, history kept, by {@link switchModel}). */
+  get client(): CodeagentClient {
+    return this.#client;
+  }
+
+  /** The model in use. */
+  get model(): ChosenModel {
+    return this.chosen;
+  }
+
+  private build(resume: unknown): CodeagentClient {
+    const chosen = this.chosen;
     const clientOptions = {
-      model: options.chosen.resolved.model,
-      cwd: options.cwd,
+      model: chosen.resolved.model,
+      cwd: this.options.cwd,
       tools: this.toolkit.tools,
-      permissionMode: options.mode,
-      contextWindow: options.chosen.resolved.contextWindow,
-      maxOutputTokens: options.chosen.resolved.maxOutputTokens,
+      permissionMode: this.#mode,
+      contextWindow: chosen.contextWindow,
+      maxOutputTokens: chosen.maxOutputTokens,
       skills: {},
-      ...(options.system === undefined ? {} : { system: options.system }),
+      ...(chosen.pricing ? { pricing: chosen.pricing } : {}),
+      ...(this.options.system === undefined ? {} : { system: this.options.system }),
     };
-    this.client =
-      options.resume === undefined ? createClient(clientOptions) : loadSession(options.resume, clientOptions);
-    installPermissionGate(this.client, {
-      mode: options.mode,
-      cwd: options.cwd,
-      ...(options.rules ? { rules: options.rules } : {}),
+    const client = resume === undefined ? createClient(clientOptions) : loadSession(resume, clientOptions);
+    installPermissionGate(client, {
+      mode: this.#mode,
+      cwd: this.options.cwd,
+      ...(this.options.rules ? { rules: this.options.rules } : {}),
       ask: (name, input, id) => this.ask(name, input, id),
     });
+    return client;
+  }
+
+  /** Switches the model mid-session (`/model`): the conversation, mode and tools carry over. */
+  switchModel(chosen: ChosenModel): void {
+    const saved: unknown = JSON.parse(this.#client.save());
+    this.chosen = chosen;
+    this.#client = this.build(saved);
+  }
+
+  /** Tokens and cost of this session so far (`/cost`). */
+  get totals(): Readonly<SessionTotals> {
+    return this.#totals;
   }
 
   /** Changes the permission mode in place (`/mode`). */
   setMode(mode: PermissionMode): void {
+    this.#mode = mode;
     installPermissionGate(this.client, { mode });
     this.client.setPermissionMode(mode);
   }
@@ -179,7 +213,10 @@ export class CliHost {
         if (event.type === 'tool-result' && isDenial(event)) this.lastDenials += 1;
         if (this.options.json) {
           this.io.stdout.write(`${JSON.stringify(event)}\n`);
-          if (event.type === 'end') result = event.result;
+          if (event.type === 'end') {
+            result = event.result;
+            this.count(event.result);
+          }
           continue;
         }
         switch (event.type) {
@@ -260,6 +297,7 @@ export class CliHost {
             write(tail);
             newline();
             result = event.result;
+            this.count(event.result);
             write(`${this.footer(event.result)}\n`);
             break;
           }
@@ -352,24 +390,58 @@ export class CliHost {
     const usage: Usage | null = result.usage;
     if (usage) {
       const pct = Math.round(usage.warningState.percentLeft);
-      let context = `${formatTokens(usage.nTokens)} / ${formatTokens(usage.modelLimit)} tokens (${pct}% left)`;
-      if (usage.warningState.atBlocking) context = red(this.color, `${context} — context full`);
+      const guessed = this.chosen.windowSource === 'default';
+      let context = `${formatTokens(usage.nTokens)} / ${formatTokens(usage.modelLimit)}${guessed ? '?' : ''} tokens (${pct}% left)`;
+      if (guessed) {
+        // The window is a guess (unknown model): say so instead of alarming.
+        if (usage.warningState.aboveWarning) context = `${context} — window unknown, set --context-window`;
+      } else if (usage.warningState.atBlocking) context = red(this.color, `${context} — context full`);
       else if (usage.warningState.aboveError) context = red(this.color, `${context} — compact soon`);
       else if (usage.warningState.aboveWarning)
         context = yellow(this.color, `${context} — context filling up`);
       parts.push(context);
       parts.push(`in ${formatTokens(usage.inputTokens)} · out ${formatTokens(usage.outputTokens)}`);
-      if (usage.costLast !== null && usage.costLast > 0) parts.push(`$${usage.costLast.toFixed(4)}`);
+      if (usage.costLast !== null) {
+        parts.push(
+          `${formatCost(usage.costLast)}${this.#totals.turns > 1 ? ` (session ${formatCost(this.#totals.cost)})` : ''}`,
+        );
+      }
     }
     parts.push(`${result.stopReason}${result.finishReason ? ` (${clean(result.finishReason)})` : ''}`);
     parts.push(formatElapsed(this.spinner.elapsed()));
     return dim(this.color, `── ${parts.join(' · ')}`);
   }
 
+  private count(result: StreamResult): void {
+    const usage = result.usage;
+    this.#totals.turns += 1;
+    if (usage === null) return;
+    this.#totals.inputTokens += usage.inputTokens;
+    this.#totals.outputTokens += usage.outputTokens;
+    if (usage.costLast === null) this.#totals.priced = false;
+    else this.#totals.cost += usage.costLast;
+  }
+
   /** Kills background jobs; call when the session ends. */
   async dispose(): Promise<void> {
     await this.toolkit.dispose();
   }
+}
+
+/** Tokens and cost of a session. */
+export interface SessionTotals {
+  inputTokens: number;
+  outputTokens: number;
+  /** Dollars, summed over priced turns. */
+  cost: number;
+  /** False once a turn had no price (an unknown model): the cost is then a lower bound. */
+  priced: boolean;
+  turns: number;
+}
+
+/** Dollars with enough digits for small turns: $0.0042, $1.23. */
+export function formatCost(dollars: number): string {
+  return dollars < 1 ? `$${dollars.toFixed(4)}` : `$${dollars.toFixed(2)}`;
 }
 
 /** Shortens token counts: 1234 -> 1.2k. */

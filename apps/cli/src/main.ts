@@ -5,10 +5,25 @@ import { clean } from './clean.js';
 import { parsePermissionConfig, type PermissionMode, type PermissionRules } from '@codeagent/permission-gate';
 import { DEMO_PERMISSIONS } from '@codeagent/providers';
 import { copyDemoWorkspace } from '@codeagent/providers/node';
-import { type CliOptions, CliUsageError, EXIT, parseCliArgs, USAGE, USAGE_HINT } from './args.js';
-import { CliHost, exitStatusFor, type HostIO } from './host.js';
+import {
+  type CliOptions,
+  CliUsageError,
+  EXIT,
+  PERMISSION_MODES,
+  parseCliArgs,
+  USAGE,
+  USAGE_HINT,
+} from './args.js';
+import { loadConfig } from './config.js';
+import { CliHost, exitStatusFor, formatTokens, type HostIO } from './host.js';
 import { type KeyInput, stdinKeys } from './keys.js';
-import { chooseModel, NoModelError } from './model.js';
+import {
+  chooseModel,
+  DEFAULT_STALL_TIMEOUT_SECONDS,
+  NoModelError,
+  switchModel,
+  type WindowSource,
+} from './model.js';
 import { nullSink } from './output.js';
 import { createSystemPrompt, displaySafe } from '@codeagent/system-prompt';
 import { runRepl } from './repl.js';
@@ -75,18 +90,25 @@ export async function runCli(proc: CliProcess): Promise<number> {
     env: proc.env,
     keys,
   };
-  const store = new SessionStore(resolveDataDir(options.dataDir, proc.env));
+  const dataDir = resolveDataDir(options.dataDir, proc.env);
+  const store = new SessionStore(dataDir);
   try {
+    const { config, path: configPath } = await loadConfig(dataDir);
+    const modelContext = { env: proc.env, config, configPath };
     let chosen: Awaited<ReturnType<typeof chooseModel>>;
     try {
-      chosen = await chooseModel(options, proc.env);
+      chosen = await chooseModel(options, modelContext);
     } catch (error) {
       if (!(error instanceof NoModelError)) throw error;
       proc.stderr.write(`codeagent: ${error.message}\n`);
       return EXIT.usage;
     }
     let cwd = resolve(options.cwd);
-    let mode: PermissionMode = options.mode ?? 'default';
+    const configMode = config.mode !== undefined && isPermissionMode(config.mode) ? config.mode : undefined;
+    if (config.mode !== undefined && configMode === undefined) {
+      throw new Error(`${configPath}: mode must be one of ${PERMISSION_MODES.join(', ')}`);
+    }
+    let mode: PermissionMode = options.mode ?? configMode ?? 'default';
     let rules: PermissionRules | undefined = await readProjectRules(cwd);
     if (options.command === 'demo' || chosen.demo) {
       // The scripted tour edits and deletes files: it only ever runs on a temporary copy of its workspace.
@@ -124,6 +146,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
     const banner = [
       `codeagent ${VERSION}`,
       `model ${clean(chosen.resolved.modelId)} (${chosen.resolved.provider})`,
+      `window ${formatTokens(chosen.contextWindow)}${windowNote(chosen.windowSource)}`,
       `mode ${mode}`,
       `cwd ${clean(cwd)}`,
     ].join(' · ');
@@ -181,6 +204,13 @@ export async function runCli(proc: CliProcess): Promise<number> {
           return sessionId;
         },
         sessionId: () => sessionId,
+        resolveModel: (name) =>
+          switchModel(name, host.model, {
+            ...modelContext,
+            stallSeconds:
+              options.stallTimeoutSeconds ?? config.stallTimeoutSeconds ?? DEFAULT_STALL_TIMEOUT_SECONDS,
+          }),
+        modelNames: Object.keys(config.models ?? {}),
       });
     } finally {
       await host.dispose();
@@ -188,6 +218,29 @@ export async function runCli(proc: CliProcess): Promise<number> {
   } catch (error) {
     proc.stderr.write(`codeagent: ${clean(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
+  }
+}
+
+function isPermissionMode(value: string): value is PermissionMode {
+  return (PERMISSION_MODES as readonly string[]).includes(value);
+}
+
+/** How the banner qualifies the window figure. */
+function windowNote(source: WindowSource): string {
+  switch (source) {
+    case 'server':
+      return ' from the server';
+    case 'default':
+      return ' (assumed: unknown model; set --context-window)';
+    case 'flag':
+    case 'config':
+    case 'env':
+    case 'table':
+      return '';
+    default: {
+      const never: never = source;
+      return String(never);
+    }
   }
 }
 

@@ -3,7 +3,8 @@ import { clean } from './clean.js';
 import { PERMISSION_MODES, type PermissionMode } from '@codeagent/permission-gate';
 import { listSkillsMeta, loadSkillPrompt, parseSlashCommand } from '@codeagent/skills';
 import type { CliHost, HostIO } from './host.js';
-import { describeCompaction } from './host.js';
+import { describeCompaction, formatCost, formatTokens } from './host.js';
+import type { ChosenModel } from './model.js';
 import type { SessionStore } from './sessions.js';
 
 /** What the REPL needs from the command around it. */
@@ -17,6 +18,10 @@ export interface ReplContext {
   save: (title: string) => Promise<string>;
   newSession: () => string;
   sessionId: () => string;
+  /** Resolves `/model <name>` (a named model of the config file, or a model id on the current server). */
+  resolveModel: (name: string) => Promise<ChosenModel>;
+  /** Names of the config file's models, for `/model`. */
+  modelNames: readonly string[];
 }
 
 /** The built-in slash commands, for `/help`. */
@@ -24,6 +29,8 @@ export const SLASH_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['/help', 'this list, and the skills you can invoke'],
   ['/compact', 'compact the conversation now'],
   ['/mode [name]', `show or set the permission mode (${PERMISSION_MODES.join(', ')})`],
+  ['/model [name]', 'show the model, or switch to a named model of the config or a model id'],
+  ['/cost', 'tokens and cost of this session'],
   ['/sessions', 'list saved sessions (resume with codeagent --resume <id>)'],
   ['/clear', 'start a new, empty session'],
   ['/exit', 'leave (Ctrl+D too)'],
@@ -163,6 +170,40 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
       }
       ctx.host.setMode(arg as PermissionMode);
       out(`mode: ${arg}`);
+      return 'done';
+    }
+    case '/model': {
+      if (arg === '') {
+        const m = ctx.host.model;
+        const price = m.pricing
+          ? `$${m.pricing.inputPerMillion}/$${m.pricing.outputPerMillion} per M tokens in/out`
+          : 'price unknown';
+        out(
+          `model ${clean(m.resolved.modelId)} (${m.resolved.provider}) · window ${formatTokens(m.contextWindow)} (${m.windowSource}) · ${price}`,
+        );
+        if (ctx.modelNames.length > 0) out(`config models: ${ctx.modelNames.map(clean).join(', ')}`);
+        return 'done';
+      }
+      try {
+        const next = await ctx.resolveModel(arg);
+        ctx.host.switchModel(next);
+        out(
+          `model ${clean(next.resolved.modelId)} (${next.resolved.provider}) · window ${formatTokens(next.contextWindow)} (${next.windowSource}) · the conversation carries over`,
+        );
+      } catch (error) {
+        out(`cannot switch to ${clean(arg)}: ${clean((error as Error).message)}`);
+      }
+      return 'done';
+    }
+    case '/cost': {
+      const t = ctx.host.totals;
+      const cost =
+        ctx.host.model.pricing === null && t.cost === 0
+          ? 'cost unknown (no price for this model; set "pricing" in the config)'
+          : `${formatCost(t.cost)}${t.priced ? '' : ' (some turns had no price)'}`;
+      out(
+        `session: ${t.turns} turn(s) · in ${formatTokens(t.inputTokens)} · out ${formatTokens(t.outputTokens)} tokens · ${cost}`,
+      );
       return 'done';
     }
     case '/sessions': {
