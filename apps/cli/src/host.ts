@@ -20,6 +20,7 @@ import type { FileDiff, ToolCallView } from '@codeagent/render-intent';
 import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
 import { formatElapsed, Spinner } from './spinner.js';
+import { Checkpoints } from './undo.js';
 import { StreamSanitizer } from './text-stream.js';
 
 /** Where the host writes. */
@@ -91,6 +92,8 @@ export class CliHost {
   #totals: SessionTotals = { inputTokens: 0, outputTokens: 0, cost: 0, priced: true, turns: 0 };
   private chosen: ChosenModel;
   readonly toolkit: BuiltinToolkit;
+  /** File snapshots of each turn, for `/undo`. */
+  readonly checkpoints: Checkpoints;
   private readonly renderer: TerminalRenderer;
   private readonly spinner: Spinner;
   private readonly color: boolean;
@@ -118,6 +121,7 @@ export class CliHost {
     });
     this.spinner = new Spinner((t) => io.stdout.write(t), io.stdout.isTTY === true && !options.json);
     this.toolkit = createBuiltinToolkit({ cwd: options.cwd });
+    this.checkpoints = new Checkpoints(this.toolkit.workspace);
     this.chosen = options.chosen;
     this.#mode = options.mode;
     this.#client = this.build(options.resume);
@@ -138,7 +142,7 @@ export class CliHost {
     const clientOptions = {
       model: chosen.resolved.model,
       cwd: this.options.cwd,
-      tools: this.toolkit.tools,
+      tools: this.checkpoints.wrap(this.toolkit.tools),
       permissionMode: this.#mode,
       contextWindow: chosen.contextWindow,
       maxOutputTokens: chosen.maxOutputTokens,
@@ -192,6 +196,9 @@ export class CliHost {
     let result: StreamResult | null = null;
     this.lastAnswer = '';
     this.lastDenials = 0;
+    const note = this.checkpoints.takeNote();
+    const prompt = note === null ? input : `${note}\n\n${input}`;
+    this.checkpoints.begin(input);
     this.spinner.start();
     const endThinking = () => {
       if (thinking) {
@@ -209,7 +216,7 @@ export class CliHost {
       if (!atLineStart) write('\n');
     };
     try {
-      for await (const event of streamEvents(this.client, input, { signal: controller.signal })) {
+      for await (const event of streamEvents(this.client, prompt, { signal: controller.signal })) {
         if (event.type === 'tool-result' && isDenial(event)) this.lastDenials += 1;
         if (this.options.json) {
           this.io.stdout.write(`${JSON.stringify(event)}\n`);
@@ -308,6 +315,7 @@ export class CliHost {
         }
       }
     } finally {
+      this.checkpoints.end();
       this.spinner.clear();
       release();
       this.abortController = null;

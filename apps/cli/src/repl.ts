@@ -31,6 +31,7 @@ export const SLASH_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['/mode [name]', `show or set the permission mode (${PERMISSION_MODES.join(', ')})`],
   ['/model [name]', 'show the model, or switch to a named model of the config or a model id'],
   ['/cost', 'tokens and cost of this session'],
+  ['/undo', 'restore the files the last turn changed (Write/Edit; git untouched)'],
   ['/sessions', 'list saved sessions (resume with codeagent --resume <id>)'],
   ['/clear', 'start a new, empty session'],
   ['/exit', 'leave (Ctrl+D too)'],
@@ -193,6 +194,24 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
       } catch (error) {
         out(`cannot switch to ${clean(arg)}: ${clean((error as Error).message)}`);
       }
+      return 'done';
+    }
+    case '/undo': {
+      const undone = await ctx.host.checkpoints.undo();
+      if (undone === null) {
+        out('nothing to undo (no file changes by Write or Edit in this session)');
+        return 'done';
+      }
+      const parts = [
+        ...undone.restored.map((f) => `restored ${clean(f)}`),
+        ...undone.removed.map((f) => `removed ${clean(f)} (created by that turn)`),
+        ...undone.failed.map((f) => `could not restore ${clean(f)}`),
+      ];
+      out(`undid the file changes of "${clean(undone.label).slice(0, 60)}":`);
+      for (const part of parts) out(`  ${part}`);
+      out(
+        `  (shell commands are not tracked · git untouched · ${ctx.host.checkpoints.depth} more turn(s) can be undone)`,
+      );
       return 'done';
     }
     case '/cost': {
