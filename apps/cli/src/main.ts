@@ -20,11 +20,14 @@ import { type KeyInput, stdinKeys } from './keys.js';
 import {
   chooseModel,
   DEFAULT_STALL_TIMEOUT_SECONDS,
+  type ModelSpec,
   NoModelError,
   switchModel,
   type WindowSource,
 } from './model.js';
+import { renderHistory } from './history.js';
 import { nullSink } from './output.js';
+import { describeSession, pickSession } from './picker.js';
 import { createSystemPrompt, displaySafe } from '@codeagent/system-prompt';
 import { runRepl } from './repl.js';
 import { resolveDataDir, SessionStore } from './sessions.js';
@@ -94,7 +97,30 @@ export async function runCli(proc: CliProcess): Promise<number> {
   const store = new SessionStore(dataDir);
   try {
     const { config, path: configPath } = await loadConfig(dataDir);
-    const modelContext = { env: proc.env, config, configPath };
+    // A resumed session is found first: it brings its provider and model.
+    let sessionId = store.newId();
+    let resume: unknown;
+    let remembered: ModelSpec | undefined;
+    const found = await findSession(options, store, resolve(options.cwd), {
+      write: (text) => proc.stderr.write(text),
+      keys: stdinKeys(proc.stdin),
+      color: !options.noColor && proc.stderr.isTTY === true && !proc.env.NO_COLOR,
+      interactive: proc.stdin.isTTY === true && proc.stderr.isTTY === true,
+    });
+    if (found === 'cancelled') return EXIT.completed;
+    if (found !== null) {
+      sessionId = found.id;
+      resume = found.session;
+      if (found.meta.provider !== undefined && found.meta.model !== undefined) {
+        remembered = {
+          provider: found.meta.provider,
+          model: found.meta.model,
+          baseURL: found.meta.baseURL,
+          apiKeyEnv: found.meta.apiKeyEnv,
+        };
+      }
+    }
+    const modelContext = { env: proc.env, config, configPath, remembered };
     let chosen: Awaited<ReturnType<typeof chooseModel>>;
     try {
       chosen = await chooseModel(options, modelContext);
@@ -115,13 +141,6 @@ export async function runCli(proc: CliProcess): Promise<number> {
       cwd = await copyDemoWorkspace(await mkdtemp(join(tmpdir(), 'codeagent-demo-')));
       mode = DEMO_PERMISSIONS.permissionMode;
       rules = { deny: [...DEMO_PERMISSIONS.rules.deny] };
-    }
-    let sessionId = store.newId();
-    let resume: unknown;
-    if (options.resume !== null) {
-      const saved = await store.load(options.resume);
-      sessionId = saved.id;
-      resume = saved.session;
     }
     const prompt = await createSystemPrompt({
       cwd,
@@ -157,8 +176,22 @@ export async function runCli(proc: CliProcess): Promise<number> {
       `system prompt ${(prompt.bytes / 1024).toFixed(1)} kB${files.length > 0 ? ` · instructions: ${files.join(', ')}` : ''}`,
     );
     for (const warning of prompt.warnings) info(`instructions: ${displaySafe(warning)}`);
-    if (resume !== undefined) info(`resumed session ${sessionId} (${host.client.history.length} messages)`);
-    const save = async (title: string) => store.save(sessionId, JSON.parse(host.client.save()), title);
+    if (resume !== undefined) {
+      info(`resumed session ${sessionId} (${host.client.history.length} messages)`);
+      if (!options.json) for (const line of renderHistory(host.client.history, color)) info(line);
+      if (!options.json && host.client.history.length > 0)
+        info(color ? '\u001b[2m── resumed ──\u001b[0m' : '── resumed ──');
+    }
+    const save = async (title: string) => {
+      const spec = host.model.spec;
+      return store.save(sessionId, JSON.parse(host.client.save()), title, {
+        cwd,
+        provider: spec.provider,
+        model: spec.model,
+        baseURL: spec.baseURL,
+        apiKeyEnv: spec.apiKeyEnv,
+      });
+    };
     try {
       if (options.command === 'demo' || options.command === 'prompt') {
         const prompt = options.command === 'demo' ? DEMO_PROMPT : (options.prompt ?? '');
@@ -242,6 +275,36 @@ function windowNote(source: WindowSource): string {
       return String(never);
     }
   }
+}
+
+/**
+ * The session to resume: `--resume <id>`, `--resume` alone (a picker on a terminal), `--continue` (the newest of
+ * this folder); null for a new session, `'cancelled'` when the user left the picker.
+ */
+async function findSession(
+  options: CliOptions,
+  store: SessionStore,
+  cwd: string,
+  io: { write: (text: string) => void; keys: KeyInput; color: boolean; interactive: boolean },
+): Promise<Awaited<ReturnType<SessionStore['load']>> | null | 'cancelled'> {
+  if (options.continue) {
+    const latest = await store.latestFor(cwd);
+    if (latest === null)
+      throw new Error(`no saved session for ${cwd} to continue (start one with: codeagent)`);
+    return store.load(latest.id);
+  }
+  if (options.resume === null) return null;
+  if (options.resume !== '') return store.load(options.resume);
+  const sessions = await store.list();
+  if (!io.interactive) {
+    const lines = sessions.slice(0, 10).map((s) => `  ${describeSession(s)}`);
+    throw new Error(
+      `--resume needs a session id when there is no terminal to pick one${lines.length > 0 ? `:\n${lines.join('\n')}` : ' (no saved sessions)'}`,
+    );
+  }
+  if (!sessions.some((s) => s.damaged === null)) throw new Error('no saved sessions to resume');
+  const picked = await pickSession(sessions, cwd, io);
+  return picked === null ? 'cancelled' : store.load(picked.id);
 }
 
 /** Reads permission rules from `<cwd>/.codeagent/settings.json` (or `.yaml`) when present. */

@@ -5,6 +5,7 @@ import { listSkillsMeta, loadSkillPrompt, parseSlashCommand } from '@codeagent/s
 import type { CliHost, HostIO } from './host.js';
 import { describeCompaction, formatCost, formatTokens } from './host.js';
 import type { ChosenModel } from './model.js';
+import { describeSession } from './picker.js';
 import type { SessionStore } from './sessions.js';
 
 /** What the REPL needs from the command around it. */
@@ -32,7 +33,7 @@ export const SLASH_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['/model [name]', 'show the model, or switch to a named model of the config or a model id'],
   ['/cost', 'tokens and cost of this session'],
   ['/undo', 'restore the files the last turn changed (Write/Edit; git untouched)'],
-  ['/sessions', 'list saved sessions (resume with codeagent --resume <id>)'],
+  ['/sessions', 'list saved sessions with their folder (resume: codeagent --resume, --continue)'],
   ['/clear', 'start a new, empty session'],
   ['/exit', 'leave (Ctrl+D too)'],
   ['/<skill> [args]', 'run a skill with arguments'],
@@ -228,9 +229,10 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
     case '/sessions': {
       const sessions = await ctx.store.list();
       if (sessions.length === 0) out('no saved sessions');
-      for (const s of sessions.slice(0, 20)) {
-        out(`  ${s.id}  ${s.updatedAt.toISOString()}  ${clean(s.title)}`);
-      }
+      for (const s of sessions.slice(0, 20)) out(`  ${describeSession(s)}`);
+      const damaged = sessions.filter((s) => s.damaged !== null).length;
+      if (damaged > 0) out(`${damaged} damaged session file(s) in ${clean(ctx.store.dir)} cannot be resumed`);
+      if (sessions.length > 20) out(`… and ${sessions.length - 20} more`);
       return 'done';
     }
     case '/clear':
