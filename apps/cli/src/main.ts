@@ -32,8 +32,7 @@ import { createSystemPrompt, displaySafe } from '@codeagent/system-prompt';
 import { runRepl } from './repl.js';
 import { resolveDataDir, SessionStore } from './sessions.js';
 
-/** The CLI's version, shown by `--version`. */
-export const VERSION = '0.0.0';
+import { VERSION } from './version.js';
 
 /** The prompt the demo sends (the scripted model replays its tour whatever the words). */
 export const DEMO_PROMPT =
