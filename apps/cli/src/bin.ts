@@ -26,7 +26,9 @@ const argv = process.argv.slice(2);
 const early = quick(argv);
 const status =
   early ??
-  (await (await import('./main.js')).runCli({
+  (await (
+    await import('./main.js')
+  ).runCli({
     argv,
     cwd: process.cwd(),
     env: process.env,

@@ -103,6 +103,8 @@ export class CliHost {
   private approvalActive = false;
   private abortController: AbortController | null = null;
   private lastInterruptAt = 0;
+  /** Keys typed while a turn runs. */
+  private typed = '';
   /** Set when a second Ctrl+C during a turn asks the whole program to exit. */
   exitRequested = false;
   /** The answer of the last turn: its text after the last tool call, sanitised (what `-p` prints). */
@@ -119,7 +121,12 @@ export class CliHost {
       color: this.color,
       width: Math.max(40, Math.min(io.stdout.columns ?? 100, 160)),
     });
-    this.spinner = new Spinner((t) => io.stdout.write(t), io.stdout.isTTY === true && !options.json);
+    this.spinner = new Spinner(
+      (t) => io.stdout.write(t),
+      io.stdout.isTTY === true && !options.json,
+      Date.now,
+      this.color,
+    );
     this.toolkit = createBuiltinToolkit({ cwd: options.cwd });
     this.checkpoints = new Checkpoints(this.toolkit.workspace);
     this.chosen = options.chosen;
@@ -249,11 +256,14 @@ export class CliHost {
             newline();
             this.pendingCalls.set(event.id, event.view);
             this.lastCallShown = event.id;
+            this.spinner.setLabel(`running ${spinnerTitle(event.view.title)}`);
             write(`${this.renderer.renderToolCall(event.view)}\n`);
             break;
           case 'tool-result': {
             const call = this.pendingCalls.get(event.id);
             this.pendingCalls.delete(event.id);
+            const next = [...this.pendingCalls.values()].at(-1);
+            this.spinner.setLabel(next ? `running ${spinnerTitle(next.title)}` : 'thinking');
             newline();
             if (this.lastCallShown !== event.id) {
               // Parallel calls: say which call this result answers.
@@ -324,7 +334,25 @@ export class CliHost {
     return result;
   }
 
+  /** Text typed during the last turn (queued for the next prompt), once. */
+  takeTyped(): string {
+    const typed = this.typed;
+    this.typed = '';
+    return typed;
+  }
+
   private onKey(key: Key): void {
+    if (!key.ctrl && key.sequence !== undefined && !this.approvalActive) {
+      // Typing ahead: printable text and Enter are kept for the next prompt; Backspace edits it.
+      if (key.name === 'return' || key.name === 'enter') {
+        const line = this.typed.split('\r').at(-1) ?? '';
+        if (line.trim() !== '') this.print(`${dim(this.color, `queued: ${clean(line).slice(0, 80)}`)}\n`);
+        this.typed += '\r';
+      } else if (key.name === 'backspace') this.typed = this.typed.slice(0, -1);
+      else if (/^[^\u0000-\u001f\u007f]+$/u.test(key.sequence) && key.sequence.length <= 4096)
+        this.typed += key.sequence;
+      return;
+    }
     if (key.ctrl && key.name === 'c') {
       if (this.approvalActive) return; // the approval prompt handles its own Ctrl+C
       const now = Date.now();
@@ -462,6 +490,12 @@ export function formatTokens(n: number): string {
 /** One line describing a compaction decision and what it dropped. */
 export function describeCompaction(decision: CompactionDecision): string {
   return `compaction: ${decision.action} (${clean(decision.reason)}) ${decision.beforeTokens} -> ${decision.afterTokens} tokens, dropped ${decision.dropped.length} item(s)`;
+}
+
+/** A card title for the spinner line: sanitised, first line, at most 60 characters. */
+function spinnerTitle(title: string): string {
+  const line = clean(title).split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 /** Whether two diff lists show the same change. */

@@ -26,6 +26,7 @@ import {
   type WindowSource,
 } from './model.js';
 import { renderHistory } from './history.js';
+import { attachMentions } from './mentions.js';
 import { nullSink } from './output.js';
 import { describeSession, pickSession } from './picker.js';
 import { createSystemPrompt, displaySafe } from '@codeagent/system-prompt';
@@ -207,7 +208,10 @@ export async function runCli(proc: CliProcess): Promise<number> {
             })}\n`,
           );
         } else info(`› ${clean(prompt)}`);
-        const result = await host.runTurn(prompt);
+        const attached =
+          options.command === 'prompt' ? await attachMentions(prompt, host.toolkit.workspace) : null;
+        for (const note of attached?.notes ?? []) proc.stderr.write(`${displaySafe(note)}\n`);
+        const result = await host.runTurn(attached?.prompt ?? prompt);
         await save(prompt.slice(0, 80));
         if (oneShot && !options.json && host.lastAnswer.trim() !== '') {
           proc.stdout.write(host.lastAnswer.endsWith('\n') ? host.lastAnswer : `${host.lastAnswer}\n`);
@@ -243,6 +247,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
               options.stallTimeoutSeconds ?? config.stallTimeoutSeconds ?? DEFAULT_STALL_TIMEOUT_SECONDS,
           }),
         modelNames: Object.keys(config.models ?? {}),
+        historyFile: join(dataDir, 'history'),
       });
     } finally {
       await host.dispose();

@@ -1,3 +1,6 @@
+import { appendFileSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { dirname, relative as relativePath, resolve as resolvePath } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { clean } from './clean.js';
 import { PERMISSION_MODES, type PermissionMode } from '@codeagent/permission-gate';
@@ -5,6 +8,7 @@ import { listSkillsMeta, loadSkillPrompt, parseSlashCommand } from '@codeagent/s
 import type { CliHost, HostIO } from './host.js';
 import { describeCompaction, formatCost, formatTokens } from './host.js';
 import type { ChosenModel } from './model.js';
+import { attachMentions } from './mentions.js';
 import { describeSession } from './picker.js';
 import type { SessionStore } from './sessions.js';
 
@@ -23,6 +27,8 @@ export interface ReplContext {
   resolveModel: (name: string) => Promise<ChosenModel>;
   /** Names of the config file's models, for `/model`. */
   modelNames: readonly string[];
+  /** Where prompt history persists across runs. */
+  historyFile: string;
 }
 
 /** The built-in slash commands, for `/help`. */
@@ -35,47 +41,184 @@ export const SLASH_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['/undo', 'restore the files the last turn changed (Write/Edit; git untouched)'],
   ['/sessions', 'list saved sessions with their folder (resume: codeagent --resume, --continue)'],
   ['/clear', 'start a new, empty session'],
+  ['/skills', 'list skills, and the ones skipped with the reason'],
   ['/exit', 'leave (Ctrl+D too)'],
   ['/<skill> [args]', 'run a skill with arguments'],
 ];
 
 type LineResult = { kind: 'line'; text: string } | { kind: 'eof' };
 
-/** Reads one line at a time from a TTY (a fresh readline per line, so turns can read raw keys in between). */
+/** Bracketed paste on and off: the terminal then marks a paste, so a pasted block keeps every line. */
+const PASTE_ON = '\u001b[?2004h';
+const PASTE_OFF = '\u001b[?2004l';
+/** Entries kept in the history file. */
+const HISTORY_SIZE = 500;
+
+/** Reads `<data-dir>/history` (one JSON string per line, newest last); damaged lines are skipped. */
+async function loadHistory(file: string): Promise<string[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const entries: string[] = [];
+  for (const line of text.split('\n')) {
+    try {
+      const value: unknown = JSON.parse(line);
+      if (typeof value === 'string' && value.trim() !== '') entries.push(value);
+    } catch {
+      // skip a damaged line
+    }
+  }
+  return entries.slice(-HISTORY_SIZE);
+}
+
+/** Completes `/commands`, skill names and `@paths` / paths for readline's Tab. */
+export async function complete(
+  line: string,
+  cwd: string,
+  commands: readonly string[],
+): Promise<[string[], string]> {
+  const token = /(\S*)$/u.exec(line)?.[1] ?? '';
+  if (line.startsWith('/') && !line.includes(' ')) {
+    return [commands.filter((c) => c.startsWith(token)), token];
+  }
+  const mention = token.startsWith('@');
+  const pathPart = mention ? token.slice(1) : token;
+  if (!mention && !pathPart.includes('/') && !pathPart.startsWith('.')) return [[], token];
+  const slash = pathPart.lastIndexOf('/');
+  const dir = slash === -1 ? '' : pathPart.slice(0, slash + 1);
+  const base = slash === -1 ? pathPart : pathPart.slice(slash + 1);
+  const root = resolvePath(cwd, dir === '' ? '.' : dir);
+  if (!isInside(root, cwd)) return [[], token];
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  const hits = entries
+    .filter((e) => e.name.startsWith(base) && (base.startsWith('.') || !e.name.startsWith('.')))
+    .slice(0, 200)
+    .map((e) => `${mention ? '@' : ''}${dir}${e.name}${e.isDirectory() ? '/' : ''}`)
+    .sort();
+  return [hits, token];
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = relativePath(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith('/'));
+}
+
+/**
+ * Reads one prompt at a time from a TTY (a fresh readline per prompt, so turns can read raw keys in between): a
+ * pasted block keeps all its lines (bracketed paste), a line ending in `\` continues on the next, history persists in a file, Tab
+ * completes commands, skills and paths.
+ */
 class TtyLines {
-  private readonly history: string[] = [];
+  private history: string[] = [];
   private interruptArmed = false;
+  private readonly pending: string[] = [];
+  private prefill = '';
 
   constructor(
     private readonly ctx: ReplContext,
     private readonly prompt: string,
+    private readonly commands: readonly string[],
   ) {}
 
+  async init(): Promise<void> {
+    // readline keeps history newest first.
+    this.history = (await loadHistory(this.ctx.historyFile)).reverse();
+    await mkdir(dirname(this.ctx.historyFile), { recursive: true }).catch(() => undefined);
+  }
+
+  /** The next Ctrl+C at an empty prompt exits (after a turn the user interrupted). */
+  arm(): void {
+    this.interruptArmed = true;
+  }
+
+  /** Text typed during a turn: complete lines are queued as the next prompts, the rest is typed in for the user. */
+  queue(typed: string): void {
+    const parts = typed.split(/\r\n|\r|\n/u);
+    const rest = parts.pop() ?? '';
+    for (const part of parts) if (part.trim() !== '') this.pending.push(part);
+    this.prefill = rest;
+  }
+
+  private remember(text: string): void {
+    const entry = text.trim();
+    if (entry === '') return;
+    try {
+      // Synchronous: `/exit` is remembered even though the process ends right after it.
+      appendFileSync(this.ctx.historyFile, `${JSON.stringify(entry)}\n`);
+    } catch {
+      // history is a convenience: a read-only data dir must not break the session
+    }
+  }
+
   read(): Promise<LineResult> {
+    const queued = this.pending.shift();
+    if (queued !== undefined) {
+      this.ctx.io.stdout.write(
+        `${this.prompt}${clean(queued)}  ${this.ctx.color ? '\u001b[2m(queued)\u001b[0m' : '(queued)'}\n`,
+      );
+      this.remember(queued);
+      return Promise.resolve({ kind: 'line', text: queued });
+    }
     return new Promise((resolve) => {
       const rl: Interface = createInterface({
         input: this.ctx.stdin,
         output: this.ctx.io.stdout,
         terminal: true,
         history: this.history,
-        historySize: 200,
+        historySize: HISTORY_SIZE,
         removeHistoryDuplicates: true,
+        completer: (line: string, callback: (error: null, result: [string[], string]) => void) => {
+          complete(line, this.ctx.cwd, this.commands).then(
+            (result) => callback(null, result),
+            () => callback(null, [[], line]),
+          );
+        },
       });
       let done = false;
+      const collected: string[] = [];
+      let inPaste = false;
+      const onKey = (_: string | undefined, key: { name?: string } | undefined) => {
+        if (key?.name === 'paste-start') inPaste = true;
+        else if (key?.name === 'paste-end') inPaste = false;
+      };
+      this.ctx.stdin.on('keypress', onKey);
       const finish = (result: LineResult) => {
         if (done) return;
         done = true;
+        this.ctx.stdin.off('keypress', onKey);
+        this.ctx.io.stdout.write(PASTE_OFF);
         rl.close();
+        if (result.kind === 'line') this.remember(result.text);
         resolve(result);
+      };
+      const more = () => {
+        rl.setPrompt(this.ctx.color ? '\u001b[2m…\u001b[0m ' : '… ');
+        rl.prompt();
       };
       rl.on('line', (text) => {
         this.interruptArmed = false;
-        finish({ kind: 'line', text });
+        if (inPaste) {
+          // A line break inside a paste is part of the prompt, not Enter.
+          collected.push(text);
+          return;
+        }
+        if (text.endsWith('\\')) {
+          // A trailing backslash asks for another line.
+          collected.push(text.slice(0, -1));
+          more();
+          return;
+        }
+        collected.push(text);
+        finish({ kind: 'line', text: collected.join('\n').replace(/\n+$/u, '') });
       });
-      rl.on('close', () => finish({ kind: 'eof' }));
+      rl.on('close', () =>
+        finish(collected.length > 0 ? { kind: 'line', text: collected.join('\n') } : { kind: 'eof' }),
+      );
       rl.on('SIGINT', () => {
-        if (rl.line.length > 0) {
+        if (rl.line.length > 0 || collected.length > 0) {
+          collected.length = 0;
           rl.write(null, { ctrl: true, name: 'u' });
+          rl.setPrompt(this.prompt);
+          this.ctx.io.stdout.write('\n');
+          rl.prompt();
           return;
         }
         if (this.interruptArmed) {
@@ -87,8 +230,13 @@ class TtyLines {
         this.ctx.io.stdout.write('\n(press Ctrl+C again to exit)\n');
         rl.prompt();
       });
+      this.ctx.io.stdout.write(PASTE_ON);
       rl.setPrompt(this.prompt);
       rl.prompt();
+      if (this.prefill !== '') {
+        rl.write(this.prefill);
+        this.prefill = '';
+      }
     });
   }
 }
@@ -112,7 +260,16 @@ export async function runRepl(ctx: ReplContext): Promise<number> {
   const { host, io } = ctx;
   const out = (line: string) => io.stdout.write(`${line}\n`);
   const promptText = ctx.color ? '\u001b[1;36m›\u001b[0m ' : '› ';
-  const lines = io.keys.interactive ? new TtyLines(ctx, promptText) : new PipeLines(ctx.stdin);
+  const { skills } = await listSkillsMeta({ cwd: ctx.cwd }).catch(() => ({ skills: [] }));
+  const commands = [
+    ...SLASH_COMMANDS.map(([name]) => name.split(' ')[0] ?? name).filter((name) => !name.includes('<')),
+    '/quit',
+    '/skills',
+    ...skills.map((skill) => `/${skill.name}`),
+  ];
+  const tty = io.keys.interactive ? new TtyLines(ctx, promptText, commands) : null;
+  await tty?.init();
+  const lines = tty ?? new PipeLines(ctx.stdin);
   out(`session ${ctx.sessionId()} · /help for commands · Ctrl+C interrupts a turn, twice exits`);
   for (;;) {
     const next = await lines.read();
@@ -125,10 +282,18 @@ export async function runRepl(ctx: ReplContext): Promise<number> {
       if (handled === 'exit') return 0;
       if (handled === 'done') continue;
       input = handled.prompt;
+      out(ctx.color ? `\u001b[2m${handled.label}\u001b[0m` : handled.label);
     }
-    const result = await host.runTurn(input);
+    const attached = await attachMentions(input, host.toolkit.workspace);
+    for (const note of attached.notes) out(ctx.color ? `\u001b[2m${clean(note)}\u001b[0m` : clean(note));
+    const result = await host.runTurn(attached.prompt);
     await ctx.save(line.slice(0, 80));
     if (host.exitRequested) return exitStatusAfterInterrupt(result.stopReason);
+    const typed = host.takeTyped();
+    if (tty !== null) {
+      if (typed !== '') tty.queue(typed);
+      if (result.stopReason === 'interrupted') tty.arm();
+    }
   }
 }
 
@@ -136,7 +301,10 @@ function exitStatusAfterInterrupt(stopReason: string): number {
   return stopReason === 'interrupted' ? 130 : 0;
 }
 
-async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'done' | { prompt: string }> {
+async function slashCommand(
+  ctx: ReplContext,
+  line: string,
+): Promise<'exit' | 'done' | { prompt: string; label: string }> {
   const out = (text: string) => ctx.io.stdout.write(`${text}\n`);
   const [command = '', ...rest] = line.split(/\s+/);
   const arg = rest.join(' ').trim();
@@ -226,6 +394,19 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
       );
       return 'done';
     }
+    case '/skills': {
+      const { skills, warnings } = await listSkillsMeta({ cwd: ctx.cwd });
+      if (skills.length === 0)
+        out('no skills found (SKILL.md under .codeagent/skills, .claude/skills, ~/.codeagent/skills...)');
+      for (const skill of skills)
+        out(`  /${clean(skill.name).padEnd(20)} ${clean(skill.description).slice(0, 100)}`);
+      for (const w of warnings) {
+        out(
+          `  ${w.skipped ? 'skipped' : 'warning'}: ${clean(w.file)}${w.field ? ` (${clean(w.field)})` : ''}: ${clean(w.reason)}`,
+        );
+      }
+      return 'done';
+    }
     case '/sessions': {
       const sessions = await ctx.store.list();
       if (sessions.length === 0) out('no saved sessions');
@@ -246,7 +427,9 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
         return 'done';
       }
       try {
-        return { prompt: await loadSkillPrompt(slash.name, { cwd: ctx.cwd, args: slash.args }) };
+        const prompt = await loadSkillPrompt(slash.name, { cwd: ctx.cwd, args: slash.args });
+        const args = slash.args.trim() === '' ? '' : ` with "${clean(slash.args).slice(0, 60)}"`;
+        return { prompt, label: `running skill ${clean(slash.name)}${args}` };
       } catch (error) {
         out(clean((error as Error).message));
         return 'done';

@@ -66,6 +66,13 @@ export class TmuxSession {
     await this.tmux('send-keys', '-t', this.name, '-l', text);
   }
 
+  /** Pastes text as a terminal does: bracketed (`ESC[200~ ... ESC[201~`) when the program asked for it. */
+  async paste(text: string): Promise<void> {
+    const buffer = `codeagent-paste-${Math.random().toString(36).slice(2, 8)}`;
+    await this.tmux('set-buffer', '-b', buffer, text);
+    await this.tmux('paste-buffer', '-p', '-d', '-b', buffer, '-t', this.name);
+  }
+
   /** Sends tmux key names such as `Enter`, `C-c`, `Down`. */
   async keys(...keys: string[]): Promise<void> {
     await this.tmux('send-keys', '-t', this.name, ...keys);
