@@ -32,9 +32,19 @@ async function installPi() {
   if (!existsSync(join(pkg, 'package.json'))) {
     await mkdir(dir, { recursive: true });
     console.log(`installing @mariozechner/pi-coding-agent@${PI_VERSION} into ${dir} ...`);
-    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `@mariozechner/pi-coding-agent@${PI_VERSION}`], {
-      cwd: dir,
-    });
+    await run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        `@mariozechner/pi-coding-agent@${PI_VERSION}`,
+      ],
+      {
+        cwd: dir,
+      },
+    );
   }
   const manifest = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8'));
   const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin)[0];
@@ -64,7 +74,18 @@ async function startServer() {
         const read = body.tools.find((t) => t.function.name.toLowerCase() === 'read');
         const key = 'file_path' in (read.function.parameters.properties ?? {}) ? 'file_path' : 'path';
         const args = JSON.stringify({ [key]: 'bench.txt' });
-        res.write(chunk({ tool_calls: [{ index: 0, id: 'call_bench', type: 'function', function: { name: read.function.name, arguments: args } }] }));
+        res.write(
+          chunk({
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_bench',
+                type: 'function',
+                function: { name: read.function.name, arguments: args },
+              },
+            ],
+          }),
+        );
         res.write(chunk({}, 'tool_calls'));
       } else {
         // 2,000 deltas, written in batches so the server itself is not what is measured.
@@ -84,7 +105,11 @@ async function startServer() {
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, counts, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/v1`,
+    counts,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 /** Runs a command once: wall time in seconds, peak RSS in MiB (GNU time), its stdout. */
@@ -101,7 +126,11 @@ async function measure(command, args, options) {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => (code === 0 ? resolve({ stdout }) : reject(new Error(`${command} exited ${code}: ${stderr.slice(-500)}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve({ stdout })
+        : reject(new Error(`${command} exited ${code}: ${stderr.slice(-500)}`)),
+    );
   });
   const seconds = (performance.now() - started) / 1000;
   const rssMiB = Number((await readFile(rssFile, 'utf8')).trim().split('\n').at(-1)) / 1024;
@@ -129,7 +158,12 @@ async function main() {
     join(home, '.pi', 'agent', 'models.json'),
     JSON.stringify({
       providers: {
-        bench: { baseUrl: server.url, api: 'openai-completions', apiKey: 'bench-key', models: [{ id: 'bench-model' }] },
+        bench: {
+          baseUrl: server.url,
+          api: 'openai-completions',
+          apiKey: 'bench-key',
+          models: [{ id: 'bench-model' }],
+        },
       },
     }),
   );
@@ -142,7 +176,15 @@ async function main() {
     },
     pi: {
       version: [pi.bin, '--version'],
-      turn: [pi.bin, '-p', '--provider', 'bench', '--model', 'bench-model', 'Read bench.txt and tell me about it'],
+      turn: [
+        pi.bin,
+        '-p',
+        '--provider',
+        'bench',
+        '--model',
+        'bench-model',
+        'Read bench.txt and tell me about it',
+      ],
       env: base,
     },
   };
@@ -152,7 +194,8 @@ async function main() {
     // One unmeasured warm-up of each case (disk cache), then ROUNDS measured runs, interleaved per round below.
     await measure('node', side.version, opts);
     const warm = await measure('node', side.turn, opts);
-    if (!warm.stdout.includes('END-OF-ANSWER')) throw new Error(`${name} did not print the answer:\n${warm.stdout.slice(-300)}`);
+    if (!warm.stdout.includes('END-OF-ANSWER'))
+      throw new Error(`${name} did not print the answer:\n${warm.stdout.slice(-300)}`);
     results[name] = { cold: [], turn: [], rss: [] };
   }
   for (let round = 0; round < ROUNDS; round++) {
@@ -160,7 +203,8 @@ async function main() {
       const opts = { cwd: work, env: side.env, scratch: root };
       results[name].cold.push((await measure('node', side.version, opts)).seconds);
       const turn = await measure('node', side.turn, opts);
-      if (!turn.stdout.includes('END-OF-ANSWER')) throw new Error(`${name} lost the answer in round ${round}`);
+      if (!turn.stdout.includes('END-OF-ANSWER'))
+        throw new Error(`${name} lost the answer in round ${round}`);
       results[name].turn.push(turn.seconds);
       results[name].rss.push(turn.rssMiB);
     }
@@ -168,7 +212,9 @@ async function main() {
   await server.close();
   const ours = results.codeagent;
   const theirs = results.pi;
-  console.log(`\ncodeagent (this build) vs pi ${pi.version}, ${ROUNDS} runs each, interleaved; median [min-max], spread = (max-min)/median`);
+  console.log(
+    `\ncodeagent (this build) vs pi ${pi.version}, ${ROUNDS} runs each, interleaved; median [min-max], spread = (max-min)/median`,
+  );
   const rows = [
     ['cold start `--version` (s)', ours.cold, theirs.cold, 3],
     [`-p turn: Read call + ${DELTAS}-delta answer (s)`, ours.turn, theirs.turn, 3],

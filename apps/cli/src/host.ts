@@ -20,6 +20,7 @@ import type { FileDiff, ToolCallView } from '@codeagent/render-intent';
 import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
 import { formatElapsed, Spinner } from './spinner.js';
+import { MarkdownStream } from './markdown.js';
 import { Checkpoints } from './undo.js';
 import { StreamSanitizer } from './text-stream.js';
 
@@ -198,6 +199,13 @@ export class CliHost {
     this.abortController = controller;
     const release = this.io.keys.capture((key) => this.onKey(key));
     const text = new StreamSanitizer();
+    // Model text is Markdown: drawn as it streams on a terminal, passed through as written elsewhere.
+    const md =
+      this.io.stdout.isTTY === true && !this.options.json
+        ? new MarkdownStream({ color: this.color, width: () => this.io.stdout.columns ?? 100 })
+        : null;
+    const prose = (s: string) => (md === null ? s : md.push(s));
+    const endProse = () => (md === null ? '' : md.flush());
     let thinking = false;
     let atLineStart = true;
     let result: StreamResult | null = null;
@@ -238,11 +246,12 @@ export class CliHost {
             endThinking();
             const safe = text.push(event.text);
             this.lastAnswer += safe;
-            write(safe);
+            write(prose(safe));
             break;
           }
           case 'thinking':
             if (!thinking) {
+              write(endProse());
               newline();
               write(this.color ? '\u001b[2;3m✻ ' : '✻ ');
               thinking = true;
@@ -251,7 +260,8 @@ export class CliHost {
             break;
           case 'tool-request':
             endThinking();
-            write(text.flush());
+            write(prose(text.flush()));
+            write(endProse());
             this.lastAnswer = '';
             newline();
             this.pendingCalls.set(event.id, event.view);
@@ -291,6 +301,8 @@ export class CliHost {
           case 'error': {
             endThinking();
             newline();
+            write(endProse());
+            newline();
             const line = event.recovered
               ? `${yellow(this.color, '!')} ${clean(event.message)}\n`
               : `${red(this.color, '✗ error:')} ${clean(event.message)}\n`;
@@ -311,7 +323,8 @@ export class CliHost {
             endThinking();
             const tail = text.flush();
             this.lastAnswer += tail;
-            write(tail);
+            write(prose(tail));
+            write(endProse());
             newline();
             result = event.result;
             this.count(event.result);

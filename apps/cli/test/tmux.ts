@@ -73,6 +73,11 @@ export class TmuxSession {
     await this.tmux('paste-buffer', '-p', '-d', '-b', buffer, '-t', this.name);
   }
 
+  /** Resizes the terminal (the program gets SIGWINCH and a new `columns`). */
+  async resize(width: number, height = 40): Promise<void> {
+    await this.tmux('resize-window', '-t', this.name, '-x', String(width), '-y', String(height));
+  }
+
   /** Sends tmux key names such as `Enter`, `C-c`, `Down`. */
   async keys(...keys: string[]): Promise<void> {
     await this.tmux('send-keys', '-t', this.name, ...keys);
