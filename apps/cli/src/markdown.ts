@@ -250,11 +250,11 @@ export class MarkdownStream {
     const width = this.#width();
     const fence = FENCE.exec(line);
     if (this.#fence !== null) {
+      const closer = fence?.[1] ?? '';
       if (
-        fence !== null &&
-        fence[1]?.startsWith(this.#fence.marker[0] ?? '`') &&
-        (fence[1]?.length ?? 0) >= this.#fence.marker.length &&
-        (fence[2] ?? '') === ''
+        closer.startsWith(this.#fence.marker[0] ?? '`') &&
+        closer.length >= this.#fence.marker.length &&
+        (fence?.[2] ?? '') === ''
       ) {
         this.#fence = null;
         return color ? '\u001b[2m└\u001b[22m\n' : '```\n';
