@@ -175,14 +175,98 @@ class TtyLines {
       let done = false;
       const collected: string[] = [];
       let inPaste = false;
-      const onKey = (_: string | undefined, key: { name?: string } | undefined) => {
+      // Ctrl+R: reverse search through the history, as in bash (readline's own key handling pauses meanwhile).
+      let search: {
+        query: string;
+        from: number;
+        match: string;
+        paused: Array<(...args: unknown[]) => void>;
+      } | null = null;
+      const find = (query: string, from: number): [number, string] => {
+        for (let i = from; i < this.history.length; i += 1) {
+          const entry = this.history[i] ?? '';
+          if (query === '' || entry.includes(query)) return [i, entry];
+        }
+        return [-1, ''];
+      };
+      const drawSearch = () => {
+        if (search === null) return;
+        const shown = clean(search.match).split('\n');
+        const match = `${shown[0] ?? ''}${shown.length > 1 ? ' …' : ''}`;
+        const failed = search.from === -1 && search.query !== '' ? 'failing ' : '';
+        this.ctx.io.stdout.write(`\r\u001b[2K(${failed}reverse-i-search)'${clean(search.query)}': ${match}`);
+      };
+      const endSearch = (how: 'submit' | 'edit' | 'cancel') => {
+        const current = search;
+        if (current === null) return;
+        search = null;
+        for (const listener of current.paused) this.ctx.stdin.on('keypress', listener);
+        this.ctx.io.stdout.write('\r\u001b[2K');
+        const match = current.match;
+        if (how === 'submit' && match !== '') {
+          this.ctx.io.stdout.write(`${this.prompt}${clean(match)}\n`);
+          finish({ kind: 'line', text: match });
+          return;
+        }
+        rl.write(null, { ctrl: true, name: 'u' });
+        if (how !== 'cancel' && match !== '') {
+          if (match.includes('\n')) {
+            this.ctx.io.stdout.write(`${this.prompt}${clean(match)}\n`);
+            finish({ kind: 'line', text: match });
+            return;
+          }
+          rl.write(match);
+        } else rl.prompt(true);
+      };
+      const onKey = (sequence: string | undefined, key: { name?: string; ctrl?: boolean } | undefined) => {
         if (key?.name === 'paste-start') inPaste = true;
         else if (key?.name === 'paste-end') inPaste = false;
+        if (search === null) {
+          if (key?.ctrl && key.name === 'r' && !inPaste) {
+            const paused = this.ctx.stdin.listeners('keypress').filter((l) => l !== onKey) as Array<
+              (...args: unknown[]) => void
+            >;
+            for (const listener of paused) this.ctx.stdin.off('keypress', listener);
+            const [from, match] = find('', 0);
+            search = { query: '', from, match, paused };
+            drawSearch();
+          }
+          return;
+        }
+        if (key?.ctrl && key.name === 'r') {
+          const [from, match] = find(search.query, search.from + 1);
+          if (from !== -1) search = { ...search, from, match };
+        } else if (key?.ctrl && (key.name === 'c' || key.name === 'g')) {
+          endSearch('cancel');
+          return;
+        } else if (key?.name === 'return' || key?.name === 'enter') {
+          endSearch('submit');
+          return;
+        } else if (
+          key?.name === 'escape' ||
+          key?.name === 'left' ||
+          key?.name === 'right' ||
+          key?.name === 'tab'
+        ) {
+          endSearch('edit');
+          return;
+        } else if (key?.name === 'backspace') {
+          const query = search.query.slice(0, -1);
+          const [from, match] = find(query, 0);
+          search = { ...search, query, from, match };
+        } else if (sequence !== undefined && !key?.ctrl && /^[^\u0000-\u001f\u007f]+$/u.test(sequence)) {
+          const query = search.query + sequence;
+          const [from, match] = find(query, Math.max(0, search.from));
+          search = { ...search, query, from, match: from === -1 ? search.match : match };
+        }
+        drawSearch();
       };
       this.ctx.stdin.on('keypress', onKey);
       const finish = (result: LineResult) => {
         if (done) return;
         done = true;
+        if (search !== null) for (const listener of search.paused) this.ctx.stdin.on('keypress', listener);
+        search = null;
         this.ctx.stdin.off('keypress', onKey);
         this.ctx.io.stdout.write(PASTE_OFF);
         rl.close();

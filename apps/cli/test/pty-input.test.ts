@@ -118,6 +118,18 @@ describe('input in a pseudo-terminal', () => {
     await second.keys('Up');
     await second.waitFor('› typed while busy');
     await second.keys('C-u');
+    // Ctrl+R searches the history from the newest entry back; Enter sends the match.
+    await second.keys('C-r');
+    await second.type('long');
+    await second.waitFor("(reverse-i-search)'long': a long question");
+    const before = server.requests.length;
+    await second.keys('Enter');
+    await second.waitFor(`reply ${before}`);
+    expect(lastUser(server)).toBe('a long question');
+    await second.keys('C-r');
+    await second.type('zzz-nothing');
+    await second.waitFor("(failing reverse-i-search)'zzz-nothing'");
+    await second.keys('C-g');
     await second.type('/exit');
     await second.keys('Enter');
     expect(await second.waitForExit()).toBe(0);
