@@ -50,6 +50,9 @@ export class MarkdownStream {
   #table: string[] = [];
   #style = { bold: false, italic: false, code: false };
   #blankPending = false;
+  /** Lines written so far, and whether the last one was blank (for spacing above headings). */
+  #lines = 0;
+  #lastBlank = false;
 
   constructor(private readonly options: MarkdownOptions) {}
 
@@ -57,8 +60,12 @@ export class MarkdownStream {
   push(text: string): string {
     let out = '';
     for (const part of text.split(/(\n)/u)) {
-      if (part === '\n') out += this.#endLine();
-      else if (part !== '') {
+      if (part === '\n') {
+        const blank = this.#line.trim() === '';
+        out += this.#endLine();
+        this.#lines += 1;
+        this.#lastBlank = blank;
+      } else if (part !== '') {
         this.#line += part;
         out += this.#progress();
       }
@@ -281,6 +288,8 @@ export class MarkdownStream {
     if (heading !== null) {
       const text = heading[2] ?? '';
       const level = heading[1]?.length ?? 1;
+      // A heading right under other text (a tool card, a paragraph) gets a blank line above it.
+      if (this.#lines > 0 && !this.#lastBlank) out += '\n';
       out += color
         ? `${level <= 2 ? '\u001b[1;4m' : '\u001b[1m'}${stripInline(text)}\u001b[0m\n`
         : `${line.trim()}\n`;

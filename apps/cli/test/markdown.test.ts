@@ -57,6 +57,13 @@ describe('MarkdownStream', () => {
     expect(plain).not.toContain('**');
   });
 
+  it('puts a blank line above a heading that follows other text, never two', () => {
+    expect(render('Looked at it.\n## Result\nok\n', { color: false })).toBe(
+      'Looked at it.\n\n## Result\nok\n',
+    );
+    expect(render('Looked at it.\n\n## Result\n', { color: false })).toBe('Looked at it.\n\n## Result\n');
+  });
+
   it('wraps prose at word boundaries with a hanging indent for list items', () => {
     const plain = stripSgr(render(DOC, { width: 40 }));
     for (const line of plain.split('\n')) {
