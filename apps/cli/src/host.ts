@@ -21,6 +21,7 @@ import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
 import { formatElapsed, Spinner } from './spinner.js';
 import { MarkdownStream } from './markdown.js';
+import { TurnJournal } from './journal.js';
 import { Checkpoints } from './undo.js';
 import { StreamSanitizer } from './text-stream.js';
 
@@ -44,6 +45,8 @@ export interface HostOptions {
   resume?: unknown;
   /** The system prompt (from `@codeagent/system-prompt`); agent-core appends the skills hint. */
   system?: string | undefined;
+  /** Where the journal of the turn in flight goes (`<data-dir>/sessions/<id>.turn-journal`), or none. */
+  journalFile?: (() => string) | undefined;
   /** `io.stdout` is not shown to anyone (`-p` without `--verbose`): error lines go to `io.stderr` instead. */
   quiet?: boolean;
 }
@@ -95,6 +98,8 @@ export class CliHost {
   readonly toolkit: BuiltinToolkit;
   /** File snapshots of each turn, for `/undo`. */
   readonly checkpoints: Checkpoints;
+  /** The completed steps of the turn in flight, on disk. */
+  private readonly journal = new TurnJournal();
   private readonly renderer: TerminalRenderer;
   private readonly spinner: Spinner;
   private readonly color: boolean;
@@ -214,6 +219,7 @@ export class CliHost {
     const note = this.checkpoints.takeNote();
     const prompt = note === null ? input : `${note}\n\n${input}`;
     this.checkpoints.begin(input);
+    this.journal.begin(this.options.journalFile?.() ?? null, prompt);
     this.spinner.start();
     const endThinking = () => {
       if (thinking) {
@@ -233,6 +239,7 @@ export class CliHost {
     try {
       for await (const event of streamEvents(this.client, prompt, { signal: controller.signal })) {
         if (event.type === 'tool-result' && isDenial(event)) this.lastDenials += 1;
+        this.journal.record(event);
         if (this.options.json) {
           this.io.stdout.write(`${JSON.stringify(event)}\n`);
           if (event.type === 'end') {
@@ -469,6 +476,11 @@ export class CliHost {
     this.#totals.outputTokens += usage.outputTokens;
     if (usage.costLast === null) this.#totals.priced = false;
     else this.#totals.cost += usage.costLast;
+  }
+
+  /** The turn is saved whole: its journal is no longer needed (call after saving the session). */
+  turnSaved(): void {
+    this.journal.end();
   }
 
   /** Kills background jobs; call when the session ends. */

@@ -26,6 +26,7 @@ import {
   type WindowSource,
 } from './model.js';
 import { renderHistory } from './history.js';
+import { recoverTurn } from './journal.js';
 import { attachMentions } from './mentions.js';
 import { nullSink } from './output.js';
 import { describeSession, pickSession } from './picker.js';
@@ -108,9 +109,16 @@ export async function runCli(proc: CliProcess): Promise<number> {
       interactive: proc.stdin.isTTY === true && proc.stderr.isTTY === true,
     });
     if (found === 'cancelled') return EXIT.completed;
+    let recovered = 0;
     if (found !== null) {
       sessionId = found.id;
       resume = found.session;
+      // A turn killed mid-way left its completed steps in a journal: they rejoin the conversation.
+      const journal = await recoverTurn(store.journalPath(found.id), found.session);
+      if (journal !== null) {
+        resume = journal.session;
+        recovered = journal.steps;
+      }
       if (found.meta.provider !== undefined && found.meta.model !== undefined) {
         remembered = {
           provider: found.meta.provider,
@@ -158,6 +166,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
       chosen,
       resume,
       quiet: !showProgress,
+      journalFile: () => store.journalPath(sessionId),
     });
     const info = (line: string) => {
       if (showProgress) progress.write(`${line}\n`);
@@ -178,19 +187,24 @@ export async function runCli(proc: CliProcess): Promise<number> {
     for (const warning of prompt.warnings) info(`instructions: ${displaySafe(warning)}`);
     if (resume !== undefined) {
       info(`resumed session ${sessionId} (${host.client.history.length} messages)`);
+      if (recovered > 0) {
+        info(`recovered ${recovered} completed step(s) of a turn that was interrupted before it was saved`);
+      }
       if (!options.json) for (const line of renderHistory(host.client.history, color)) info(line);
       if (!options.json && host.client.history.length > 0)
         info(color ? '\u001b[2m── resumed ──\u001b[0m' : '── resumed ──');
     }
     const save = async (title: string) => {
       const spec = host.model.spec;
-      return store.save(sessionId, JSON.parse(host.client.save()), title, {
+      const file = await store.save(sessionId, JSON.parse(host.client.save()), title, {
         cwd,
         provider: spec.provider,
         model: spec.model,
         baseURL: spec.baseURL,
         apiKeyEnv: spec.apiKeyEnv,
       });
+      host.turnSaved();
+      return file;
     };
     try {
       if (options.command === 'demo' || options.command === 'prompt') {
@@ -211,6 +225,8 @@ export async function runCli(proc: CliProcess): Promise<number> {
         const attached =
           options.command === 'prompt' ? await attachMentions(prompt, host.toolkit.workspace) : null;
         for (const note of attached?.notes ?? []) proc.stderr.write(`${displaySafe(note)}\n`);
+        // Saved before the turn too, so a journal of its steps has a session to rejoin if the process dies.
+        await save(prompt.slice(0, 80));
         const result = await host.runTurn(attached?.prompt ?? prompt);
         await save(prompt.slice(0, 80));
         if (oneShot && !options.json && host.lastAnswer.trim() !== '') {

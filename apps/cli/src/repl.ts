@@ -370,6 +370,8 @@ export async function runRepl(ctx: ReplContext): Promise<number> {
     }
     const attached = await attachMentions(input, host.toolkit.workspace);
     for (const note of attached.notes) out(ctx.color ? `\u001b[2m${clean(note)}\u001b[0m` : clean(note));
+    // Saved before the turn too, so a journal of its steps has a session to rejoin if the process dies.
+    await ctx.save(line.slice(0, 80));
     const result = await host.runTurn(attached.prompt);
     await ctx.save(line.slice(0, 80));
     if (host.exitRequested) return exitStatusAfterInterrupt(result.stopReason);

@@ -101,6 +101,12 @@ export class SessionStore {
     };
   }
 
+  /** Where the journal of a session's turn in flight goes (not a `.json`, so listings skip it). */
+  journalPath(id: string): string {
+    if (!ID_PATTERN.test(id)) throw new Error(`invalid session id "${id}"`);
+    return join(this.dir, `${id}.turn-journal`);
+  }
+
   /** The newest resumable session that ran in `cwd`, or null. */
   async latestFor(cwd: string): Promise<SessionEntry | null> {
     const wanted = resolve(cwd);
