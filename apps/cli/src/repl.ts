@@ -129,6 +129,18 @@ class TtyLines {
     this.interruptArmed = true;
   }
 
+  /** Whether the next Ctrl+C exits. */
+  get armed(): boolean {
+    return this.interruptArmed;
+  }
+
+  /** Ends a pending read as end of input (a Ctrl+C that arrived as SIGINT asked to exit). */
+  cancel(): void {
+    this.cancelRead?.();
+  }
+
+  private cancelRead: (() => void) | null = null;
+
   /** Text typed during a turn: complete lines are queued as the next prompts, the rest is typed in for the user. */
   queue(typed: string): void {
     const parts = typed.split(/\r\n|\r|\n/u);
@@ -296,6 +308,7 @@ class TtyLines {
       rl.on('close', () =>
         finish(collected.length > 0 ? { kind: 'line', text: collected.join('\n') } : { kind: 'eof' }),
       );
+      this.cancelRead = () => finish({ kind: 'eof' });
       rl.on('SIGINT', () => {
         if (rl.line.length > 0 || collected.length > 0) {
           collected.length = 0;
@@ -355,7 +368,35 @@ export async function runRepl(ctx: ReplContext): Promise<number> {
   await tty?.init();
   const lines = tty ?? new PipeLines(ctx.stdin);
   out(`session ${ctx.sessionId()} · /help for commands · Ctrl+C interrupts a turn, twice exits`);
+  // Between a turn and the next prompt the terminal is briefly out of raw mode: a Ctrl+C there arrives as SIGINT.
+  const sigint = { exit: false };
+  const onSigint = () => {
+    if (tty?.armed) {
+      sigint.exit = true;
+      tty.cancel();
+      return;
+    }
+    tty?.arm();
+    io.stdout.write('\n(press Ctrl+C again to exit)\n');
+  };
+  if (tty !== null) process.on('SIGINT', onSigint);
+  try {
+    return await loop(ctx, lines, tty, sigint);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+async function loop(
+  ctx: ReplContext,
+  lines: TtyLines | PipeLines,
+  tty: TtyLines | null,
+  sigint: { exit: boolean },
+): Promise<number> {
+  const { host, io } = ctx;
+  const out = (line: string) => io.stdout.write(`${line}\n`);
   for (;;) {
+    if (sigint.exit) return 0;
     const next = await lines.read();
     if (next.kind === 'eof') return 0;
     const line = next.text.trim();
@@ -373,13 +414,11 @@ export async function runRepl(ctx: ReplContext): Promise<number> {
     // Saved before the turn too, so a journal of its steps has a session to rejoin if the process dies.
     await ctx.save(line.slice(0, 80));
     const result = await host.runTurn(attached.prompt);
+    if (result.stopReason === 'interrupted') tty?.arm();
     await ctx.save(line.slice(0, 80));
-    if (host.exitRequested) return exitStatusAfterInterrupt(result.stopReason);
+    if (host.exitRequested || sigint.exit) return exitStatusAfterInterrupt(result.stopReason);
     const typed = host.takeTyped();
-    if (tty !== null) {
-      if (typed !== '') tty.queue(typed);
-      if (result.stopReason === 'interrupted') tty.arm();
-    }
+    if (tty !== null && typed !== '') tty.queue(typed);
   }
 }
 

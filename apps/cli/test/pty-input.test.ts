@@ -145,7 +145,7 @@ describe('input in a pseudo-terminal', () => {
                 { name: 'Bash', args: { command: 'sleep 2; echo done-sleeping', description: 'Wait a bit' } },
               ],
             }
-          : { text: ['story ', 'goes ', 'on ', 'and ', 'on '], delayMs: 500 },
+          : { text: ['story ', ...Array.from({ length: 60 }, () => 'and on ')], delayMs: 500 },
     });
     servers.push(server);
     const cli = await start(dirs, server);
@@ -169,5 +169,18 @@ describe('input in a pseudo-terminal', () => {
     const raw = (await cli.raw()).toString('utf8');
     // NO_COLOR: the spinner (and everything else) writes no SGR colour at all.
     expect(raw).not.toMatch(/\u001b\[[0-9;]*m/);
+  }, 60_000);
+
+  it('a Ctrl+C that arrives as SIGINT between prompts arms, and the second one exits cleanly', async () => {
+    const dirs = await tempRoot();
+    const server = await startOpenAIServer({ replies: [{ text: 'hi' }] });
+    servers.push(server);
+    const cli = await start(dirs, server);
+    const pid = await cli.programPid();
+    expect(pid).not.toBeNull();
+    process.kill(pid ?? 0, 'SIGINT');
+    await cli.waitFor('(press Ctrl+C again to exit)');
+    process.kill(pid ?? 0, 'SIGINT');
+    expect(await cli.waitForExit()).toBe(0);
   }, 60_000);
 });

@@ -73,6 +73,14 @@ export class TmuxSession {
     await this.tmux('paste-buffer', '-p', '-d', '-b', buffer, '-t', this.name);
   }
 
+  /** Process id of the program (the child of the pane's shell), once it runs. */
+  async programPid(): Promise<number | null> {
+    const shell = (await this.tmux('display-message', '-p', '-t', this.name, '#{pane_pid}')).trim();
+    const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', shell]).catch(() => ({ stdout: '' }));
+    const pid = Number(stdout.trim().split(/\s+/u)[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  }
+
   /** Resizes the terminal (the program gets SIGWINCH and a new `columns`). */
   async resize(width: number, height = 40): Promise<void> {
     await this.tmux('resize-window', '-t', this.name, '-x', String(width), '-y', String(height));
