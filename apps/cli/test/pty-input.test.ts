@@ -80,7 +80,9 @@ describe('input in a pseudo-terminal', () => {
     await writeFile(join(dirs.work, 'src', 'parser.ts'), 'export {};\n');
     const server = await startOpenAIServer({
       replies: (_r, i) =>
-        i === 0 ? { text: ['slow ', 'answer ', 'here'], delayMs: 600 } : { text: `reply ${i}` },
+        i === 0
+          ? { text: ['slow ', ...Array.from({ length: 12 }, () => 'answer '), 'here'], delayMs: 500 }
+          : { text: `reply ${i}` },
     });
     servers.push(server);
     const first = await start(dirs, server);
