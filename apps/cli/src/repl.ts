@@ -354,7 +354,7 @@ class PipeLines {
 
 /** The interactive loop: prompts, slash commands, skills and turns; returns the exit status. */
 export async function runRepl(ctx: ReplContext): Promise<number> {
-  const { host, io } = ctx;
+  const { io } = ctx;
   const out = (line: string) => io.stdout.write(`${line}\n`);
   const promptText = ctx.color ? '\u001b[1;36m›\u001b[0m ' : '› ';
   const { skills } = await listSkillsMeta({ cwd: ctx.cwd }).catch(() => ({ skills: [] }));
