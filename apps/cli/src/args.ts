@@ -11,8 +11,11 @@ export interface CliOptions {
   model: string | null;
   baseUrl: string | null;
   cwd: string;
-  /** `--mode`, or null when not given (the config file or `default` then decides). */
-  mode: CliPermissionMode | null;
+  mode: CliPermissionMode;
+  /** Whether `--mode` was given (otherwise settings files or the config may choose the mode). */
+  modeExplicit: boolean;
+  /** `--trust`: trust this workspace's project settings (remembered). */
+  trust: boolean;
   /** `--resume <id>`: the id; `--resume` alone: `''` (pick one); not given: null. */
   resume: string | null;
   /** `--continue` / `-c`: resume the last session of this folder. */
@@ -54,7 +57,7 @@ export const USAGE = `Usage:
   codeagent                     interactive session (REPL)
   codeagent -p "<prompt>"       one turn; only the answer goes to stdout (pipe it), progress to stderr
   codeagent demo                scripted demo on a temporary copy of a sample workspace (no network, no keys)
-  codeagent acp                 serve the Agent Client Protocol over stdio (not available in this build)
+  codeagent acp                 serve the Agent Client Protocol over stdio (for editors: Zed, JetBrains, Neovim...)
 
 Model (else $CODEAGENT_* variables, else ~/.codeagent/config.json):
       --provider <name>   openai-compatible | openai | anthropic | scripted
@@ -66,7 +69,8 @@ Model (else $CODEAGENT_* variables, else ~/.codeagent/config.json):
 
 Session:
       --cwd <dir>         workspace directory (default: current directory)
-      --mode <mode>       permission mode: ${PERMISSION_MODES.join(' | ')} (default: default)
+      --mode <mode>       permission mode: ${PERMISSION_MODES.join(' | ')} (default: settings, else default)
+      --trust             trust this workspace: its .codeagent/settings may widen permissions (remembered)
   -c, --continue          resume the last session of this folder
       --resume [id]       resume a saved session (id or file); without an id, pick one from a list
       --system-prompt <text>         replace the built-in system prompt
@@ -94,6 +98,7 @@ const OPTIONS: Readonly<Record<string, OptionKind>> = Object.freeze({
   script: 'string',
   cwd: 'string',
   mode: 'string',
+  trust: 'boolean',
   resume: 'optional-string',
   continue: 'boolean',
   json: 'boolean',
@@ -254,7 +259,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliOptions {
     model: str('model'),
     baseUrl: str('base-url'),
     cwd: str('cwd') ?? cwd,
-    mode,
+    mode: mode ?? 'default',
+    modeExplicit: mode !== null,
+    trust: flag('trust'),
     resume,
     continue: flag('continue'),
     json: flag('json'),

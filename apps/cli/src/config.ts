@@ -14,14 +14,12 @@ export interface ConfigModel {
   pricing?: { inputPerMillion: number; outputPerMillion: number } | undefined;
 }
 
-/** `<data-dir>/config.json`: the default model, named models for `/model`, and a few session settings. */
+/** `<data-dir>/config.json`: the default model, named models for `/model`, and the stall timeout (permissions live in settings files). */
 export interface CliConfig extends ConfigModel {
   /** Named models: `/model <name>` switches to one. */
   models?: Record<string, ConfigModel>;
   /** Seconds without a byte from the provider before a request is aborted (0: never). */
   stallTimeoutSeconds?: number;
-  /** Default permission mode. */
-  mode?: string;
 }
 
 /** The config file name inside the data directory. */
@@ -36,7 +34,7 @@ const MODEL_KEYS = [
   'maxOutputTokens',
   'pricing',
 ];
-const TOP_KEYS = [...MODEL_KEYS, 'models', 'stallTimeoutSeconds', 'mode', '$schema'];
+const TOP_KEYS = [...MODEL_KEYS, 'models', 'stallTimeoutSeconds', '$schema'];
 
 /** A config file that cannot be used: the message names the file and the field. */
 export class ConfigError extends Error {
@@ -136,10 +134,6 @@ export function parseConfig(data: unknown, path: string): CliConfig {
     if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > 86_400)
       fail(path, 'stallTimeoutSeconds', 'must be a number of seconds from 0 to 86400');
     config.stallTimeoutSeconds = n;
-  }
-  if (data.mode !== undefined) {
-    if (typeof data.mode !== 'string') fail(path, 'mode', 'must be a string');
-    config.mode = data.mode;
   }
   return config;
 }

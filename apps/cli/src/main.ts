@@ -1,8 +1,10 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runAcp } from './acp.js';
 import { clean } from './clean.js';
-import { parsePermissionConfig, type PermissionMode, type PermissionRules } from '@codeagent/permission-gate';
+import type { PermissionConfig, PermissionMode, PermissionRules } from '@codeagent/permission-gate';
+import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
 import { DEMO_PERMISSIONS } from '@codeagent/providers';
 import { copyDemoWorkspace } from '@codeagent/providers/node';
 import {
@@ -33,6 +35,8 @@ import { describeSession, pickSession } from './picker.js';
 import { createSystemPrompt, displaySafe } from '@codeagent/system-prompt';
 import { runRepl } from './repl.js';
 import { resolveDataDir, SessionStore } from './sessions.js';
+import { type ResolvedSettings, resolveSettings } from './settings.js';
+import type { PermissionsView } from './permissions.js';
 
 import { VERSION } from './version.js';
 
@@ -71,10 +75,12 @@ export async function runCli(proc: CliProcess): Promise<number> {
     return 0;
   }
   if (options.command === 'acp') {
-    proc.stderr.write(
-      'codeagent: `acp` needs @codeagent/adapter-acp, which this build does not include yet\n',
-    );
-    return 2;
+    try {
+      return await runAcp(options, proc, (cwd) => acpRules(options, proc, cwd), VERSION);
+    } catch (error) {
+      proc.stderr.write(`codeagent: ${clean(error instanceof Error ? error.message : String(error))}\n`);
+      return 1;
+    }
   }
   const oneShot = options.command === 'prompt';
   // -p: stdout carries only the answer (or NDJSON); progress goes to stderr when asked for or on a terminal.
@@ -138,17 +144,37 @@ export async function runCli(proc: CliProcess): Promise<number> {
       return EXIT.usage;
     }
     let cwd = resolve(options.cwd);
-    const configMode = config.mode !== undefined && isPermissionMode(config.mode) ? config.mode : undefined;
-    if (config.mode !== undefined && configMode === undefined) {
-      throw new Error(`${configPath}: mode must be one of ${PERMISSION_MODES.join(', ')}`);
-    }
-    let mode: PermissionMode = options.mode ?? configMode ?? 'default';
-    let rules: PermissionRules | undefined = await readProjectRules(cwd);
+    let mode: PermissionMode = options.mode;
+    let rules: PermissionRules | undefined;
+    let permissions: PermissionConfig | undefined;
+    let view: PermissionsView;
     if (options.command === 'demo' || chosen.demo) {
       // The scripted tour edits and deletes files: it only ever runs on a temporary copy of its workspace.
       cwd = await copyDemoWorkspace(await mkdtemp(join(tmpdir(), 'codeagent-demo-')));
       mode = DEMO_PERMISSIONS.permissionMode;
       rules = { deny: [...DEMO_PERMISSIONS.rules.deny] };
+      view = {
+        sources: rules.deny?.map((rule) => ({ list: 'deny', rule, file: '(demo)' })) ?? [],
+        ignored: [],
+        files: [],
+      };
+    } else {
+      // Settings that exist but cannot be read or parsed stop the CLI here, naming the file (fail closed).
+      const interactive = options.command === 'repl' && io.keys.interactive && !options.json;
+      const settings = await resolveSettings({
+        cwd,
+        dataDir,
+        modeFlag: options.modeExplicit ? options.mode : null,
+        trustFlag: options.trust,
+        ...(interactive
+          ? { askTrust: (file: string, widening: readonly string[]) => askTrust(io, file, widening, color) }
+          : {}),
+      });
+      mode = settings.mode;
+      permissions = settings.config;
+      view = settings;
+      // One-shot runs cannot ask: say what was not applied and how to apply it.
+      if (!interactive) warnIgnored(proc.stderr, settings);
     }
     const prompt = await createSystemPrompt({
       cwd,
@@ -161,6 +187,8 @@ export async function runCli(proc: CliProcess): Promise<number> {
       cwd,
       mode,
       rules,
+      permissions,
+      protectedPaths: [dataDir],
       json: options.json,
       color,
       chosen,
@@ -168,6 +196,8 @@ export async function runCli(proc: CliProcess): Promise<number> {
       quiet: !showProgress,
       journalFile: () => store.journalPath(sessionId),
     });
+    for (const warning of host.ruleWarnings(view.sources))
+      proc.stderr.write(`codeagent: warning: ${clean(warning)}\n`);
     const info = (line: string) => {
       if (showProgress) progress.write(`${line}\n`);
     };
@@ -180,6 +210,14 @@ export async function runCli(proc: CliProcess): Promise<number> {
     ].join(' · ');
     info(color ? `\u001b[1m${banner}\u001b[0m` : banner);
     if (chosen.note) info(chosen.note);
+    // The gate parses Bash commands with the bash grammar; until it loads, compound commands are asked for.
+    try {
+      await loadInstalledShellGrammar();
+    } catch (e) {
+      info(
+        `warning: the bash grammar did not load (${clean(e instanceof Error ? e.message : String(e))}); Bash commands beyond plain words will be asked for`,
+      );
+    }
     const files = prompt.instructions.map((file) => displaySafe(file.label));
     info(
       `system prompt ${(prompt.bytes / 1024).toFixed(1)} kB${files.length > 0 ? ` · instructions: ${files.join(', ')}` : ''}`,
@@ -264,6 +302,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
           }),
         modelNames: Object.keys(config.models ?? {}),
         historyFile: join(dataDir, 'history'),
+        permissions: view,
       });
     } finally {
       await host.dispose();
@@ -327,21 +366,68 @@ async function findSession(
   return picked === null ? 'cancelled' : store.load(picked.id);
 }
 
-/** Reads permission rules from `<cwd>/.codeagent/settings.json` (or `.yaml`) when present. */
-async function readProjectRules(cwd: string): Promise<PermissionRules | undefined> {
-  for (const name of ['settings.json', 'settings.yaml', 'settings.yml']) {
-    const path = join(cwd, '.codeagent', name);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch {
-      continue;
-    }
-    try {
-      return parsePermissionConfig(text, { format: name.endsWith('.json') ? 'json' : 'yaml' }).rules;
-    } catch (error) {
-      throw new Error(`${path}: ${(error as Error).message}`);
-    }
-  }
-  return undefined;
+/**
+ * Rules for an ACP session's workspace: user and project settings read fail-closed, the project's narrowed unless
+ * the workspace is trusted (the editor cannot be asked; `--trust` or an earlier interactive answer counts).
+ */
+async function acpRules(
+  options: CliOptions,
+  proc: CliProcess,
+  cwd: string,
+): Promise<PermissionRules | undefined> {
+  const settings = await resolveSettings({
+    cwd: resolve(cwd),
+    dataDir: resolveDataDir(options.dataDir, proc.env),
+    modeFlag: null,
+    trustFlag: options.trust,
+  });
+  warnIgnored(proc.stderr, settings);
+  return settings.config.rules;
+}
+
+/** Says which entries of untrusted project settings were not applied (they would have widened permissions). */
+function warnIgnored(stderr: NodeJS.WritableStream, settings: ResolvedSettings): void {
+  if (settings.ignored.length === 0) return;
+  const files = [...new Set(settings.ignored.map((i) => i.file))].join(', ');
+  const entries = settings.ignored.map((i) => clean(i.entry));
+  const shown =
+    entries.length > 10
+      ? `${entries.slice(0, 10).join(', ')}, … ${entries.length - 10} more`
+      : entries.join(', ');
+  stderr.write(
+    `codeagent: workspace not trusted: ignored ${settings.ignored.length} entr${settings.ignored.length === 1 ? 'y' : 'ies'} of ${clean(files)} that would widen permissions (${shown}); pass --trust to apply them\n`,
+  );
+}
+
+/** Asks once, by keystroke, whether to trust a workspace whose settings would widen permissions. */
+async function askTrust(
+  io: HostIO,
+  file: string,
+  widening: readonly string[],
+  color: boolean,
+): Promise<boolean> {
+  const b = (s: string) => (color ? `\u001b[1m${s}\u001b[0m` : s);
+  io.stdout.write(`${b("This workspace's settings would widen permissions:")} ${clean(file)}\n`);
+  for (const w of widening.slice(0, 20)) io.stdout.write(`  ${clean(w)}\n`);
+  if (widening.length > 20) io.stdout.write(`  … and ${widening.length - 20} more\n`);
+  io.stdout.write(
+    `Trust only a workspace whose files you trust (a cloned repository can ship this file).\n${b('Trust this workspace and apply them?')}  ${b('[y]')} yes, remember  ${b('[n]')} no, keep them narrowed  `,
+  );
+  const yes = await new Promise<boolean>((done) => {
+    const release = io.keys.capture((key) => {
+      const name = (key.name ?? key.sequence ?? '').toLowerCase();
+      if (
+        name !== 'y' &&
+        name !== 'n' &&
+        name !== 'escape' &&
+        name !== 'return' &&
+        !(key.ctrl && key.name === 'c')
+      )
+        return;
+      release();
+      done(name === 'y');
+    });
+  });
+  io.stdout.write(yes ? 'trusted\n' : 'not trusted: deny and ask rules apply, the rest is ignored\n');
+  return yes;
 }

@@ -7,8 +7,9 @@ import { PERMISSION_MODES, type PermissionMode } from '@codeagent/permission-gat
 import { listSkillsMeta, loadSkillPrompt, parseSlashCommand } from '@codeagent/skills';
 import type { CliHost, HostIO } from './host.js';
 import { describeCompaction, formatCost, formatTokens } from './host.js';
-import type { ChosenModel } from './model.js';
 import { attachMentions } from './mentions.js';
+import type { ChosenModel } from './model.js';
+import { permissionsCommand, type PermissionsView } from './permissions.js';
 import { describeSession } from './picker.js';
 import type { SessionStore } from './sessions.js';
 
@@ -29,6 +30,8 @@ export interface ReplContext {
   modelNames: readonly string[];
   /** Where prompt history persists across runs. */
   historyFile: string;
+  /** Rule sources and ignored project entries, for `/permissions`. */
+  permissions?: PermissionsView;
 }
 
 /** The built-in slash commands, for `/help`. */
@@ -39,8 +42,9 @@ export const SLASH_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['/model [name]', 'show the model, or switch to a named model of the config or a model id'],
   ['/cost', 'tokens and cost of this session'],
   ['/undo', 'restore the files the last turn changed (Write/Edit; git untouched)'],
+  ['/permissions', 'show grants, rules and their files; /permissions revoke <id>|all'],
   ['/sessions', 'list saved sessions with their folder (resume: codeagent --resume, --continue)'],
-  ['/clear', 'start a new, empty session'],
+  ['/clear', 'start a new, empty session (drops session grants)'],
   ['/skills', 'list skills, and the ones skipped with the reason'],
   ['/exit', 'leave (Ctrl+D too)'],
   ['/<skill> [args]', 'run a skill with arguments'],
@@ -543,7 +547,17 @@ async function slashCommand(
     }
     case '/clear':
       ctx.host.client.clear();
+      // A new conversation starts with no approvals carried over.
+      ctx.host.gate()?.clearGrants();
       out(`cleared · new session ${ctx.newSession()}`);
+      return 'done';
+    case '/permissions':
+      for (const l of permissionsCommand(
+        ctx.host.gate(),
+        ctx.permissions ?? { sources: [], ignored: [], files: [] },
+        arg,
+      ))
+        out(l);
       return 'done';
     default: {
       const slash = parseSlashCommand(line);

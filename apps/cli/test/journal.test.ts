@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type OpenAIServer, serverEnv, startOpenAIServer } from './openai-server.js';
+import { type OpenAIServer, serverEnv, startOpenAIServer } from './chat-server.js';
 import { BIN, runBin, tempRoot } from './run.js';
 
 const servers: OpenAIServer[] = [];

@@ -1,12 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type OpenAIServer,
-  type OpenAIServerOptions,
-  serverEnv,
-  startOpenAIServer,
-} from './openai-server.js';
+import { type OpenAIServer, type OpenAIServerOptions, serverEnv, startOpenAIServer } from './chat-server.js';
 import { runBin, tempRoot } from './run.js';
 
 const servers: OpenAIServer[] = [];

@@ -1,161 +1,91 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One chat-completions request the server received. */
-export interface ChatRequest {
-  readonly path: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: {
-    model?: string;
-    messages?: Array<{ role: string; content: unknown }>;
-    tools?: unknown[];
-    [key: string]: unknown;
-  };
-}
+/** What the loopback model answers to one chat request. */
+export type ModelReply =
+  | { readonly text: string }
+  | { readonly toolCall: { readonly name: string; readonly arguments: Record<string, unknown> } };
 
-/** What the server answers to one chat request. */
-export type ChatReply =
-  | { readonly text: string | readonly string[]; readonly delayMs?: number; readonly usage?: Usage }
-  | {
-      readonly tools: ReadonlyArray<{ readonly name: string; readonly args: Record<string, unknown> }>;
-      readonly text?: string;
-      readonly usage?: Usage;
-    }
-  /** Sends `text` and then stops sending bytes, keeping the connection open (a stalled provider). */
-  | { readonly stallAfter: string }
-  | { readonly status: number; readonly message: string };
-
-interface Usage {
-  readonly input: number;
-  readonly output: number;
-}
-
-/** A loopback OpenAI-compatible server (`/v1/chat/completions` as SSE, optional `/v1/models`). */
-export interface OpenAIServer {
-  /** Base URL to hand the CLI (`http://127.0.0.1:<port>/v1`). */
+/** A loopback OpenAI-compatible chat completions server streaming SSE. */
+export interface LoopbackModel {
+  /** Base URL to give `CODEAGENT_BASE_URL`, e.g. `http://127.0.0.1:1234/v1`. */
   readonly baseURL: string;
-  readonly requests: ChatRequest[];
-  /** Requests to `/v1/models`. */
-  modelsRequests: number;
+  /** Parsed request bodies, in order. */
+  readonly requests: Array<{ messages: Array<{ role: string; content: unknown }> }>;
+  /** `performance.now()` when each response's first content delta was written. */
+  readonly firstDeltaAt: number[];
+  /** Stops the server. */
   close(): Promise<void>;
 }
 
-/** Options of {@link startOpenAIServer}. */
-export interface OpenAIServerOptions {
-  /** Replies in order, or a function of the request (its index counts chat requests only). */
-  readonly replies: readonly ChatReply[] | ((request: ChatRequest, index: number) => ChatReply);
-  /** The `/v1/models` listing (default: 404, as many servers do). */
-  readonly models?: ReadonlyArray<Record<string, unknown>>;
+let seq = 0;
+
+function chunk(delta: Record<string, unknown>, finish: string | null = null, usage?: Record<string, number>) {
+  const body = {
+    id: `chatcmpl-${++seq}`,
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'loopback',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...(usage ? { usage } : {}),
+  };
+  return `data: ${JSON.stringify(body)}\n\n`;
 }
 
-const chunk = (delta: unknown, finish: string | null = null, usage?: Usage) => ({
-  id: 'chatcmpl-test',
-  object: 'chat.completion.chunk',
-  created: 1_700_000_000,
-  model: 'test-model',
-  choices: usage === undefined ? [{ index: 0, delta, finish_reason: finish }] : [],
-  ...(usage === undefined
-    ? {}
-    : {
-        usage: {
-          prompt_tokens: usage.input,
-          completion_tokens: usage.output,
-          total_tokens: usage.input + usage.output,
-        },
-      }),
-});
-
-function send(res: ServerResponse, data: unknown): void {
-  res.write(`data: ${JSON.stringify(data)}\n\n`);
-}
-
-/** Starts the server on 127.0.0.1, port 0. */
-export async function startOpenAIServer(options: OpenAIServerOptions): Promise<OpenAIServer> {
-  const requests: ChatRequest[] = [];
-  const state = { modelsRequests: 0 };
-  const open = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '';
-      if (path.endsWith('/models')) {
-        state.modelsRequests += 1;
-        if (options.models === undefined) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-        } else {
-          res
-            .writeHead(200, { 'content-type': 'application/json' })
-            .end(JSON.stringify({ object: 'list', data: options.models }));
-        }
+/**
+ * Starts the server on 127.0.0.1:0. `decide` picks the reply from the request's messages; text is streamed in
+ * word chunks, a tool call's arguments in two halves (as real servers split them).
+ */
+export async function startLoopbackModel(
+  decide: (messages: Array<{ role: string; content: unknown }>) => ModelReply,
+): Promise<LoopbackModel> {
+  const requests: LoopbackModel['requests'] = [];
+  const firstDeltaAt: number[] = [];
+  const server: Server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (d: Buffer) => parts.push(d));
+    req.on('end', async () => {
+      let body: { messages?: Array<{ role: string; content: unknown }> } = {};
+      try {
+        body = JSON.parse(Buffer.concat(parts).toString('utf8')) as typeof body;
+      } catch {
+        res.writeHead(400).end();
         return;
       }
-      const text = Buffer.concat(chunks).toString('utf8');
-      const request: ChatRequest = { path, headers: req.headers, body: text === '' ? {} : JSON.parse(text) };
-      const index = requests.length;
-      requests.push(request);
-      const replies = options.replies;
-      const reply: ChatReply =
-        typeof replies === 'function'
-          ? replies(request, index)
-          : (replies[index] ?? { text: 'No more scripted replies.' });
-      if ('status' in reply) {
-        res
-          .writeHead(reply.status, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({ error: { message: reply.message, type: 'invalid_request_error', code: null } }),
-          );
-        return;
-      }
+      const messages = body.messages ?? [];
+      requests.push({ messages });
+      const reply = decide(messages);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      open.add(res);
-      res.on('close', () => open.delete(res));
-      send(res, chunk({ role: 'assistant', content: '' }));
-      if ('stallAfter' in reply) {
-        send(res, chunk({ content: reply.stallAfter }));
-        return; // never another byte
+      const lines: string[] = [chunk({ role: 'assistant', content: '' })];
+      if ('text' in reply) {
+        for (const word of reply.text.match(/\S+\s*/g) ?? []) lines.push(chunk({ content: word }));
+        lines.push(chunk({}, 'stop'));
+      } else {
+        const args = JSON.stringify(reply.toolCall.arguments);
+        const half = Math.floor(args.length / 2);
+        const id = `call_${seq}`;
+        lines.push(
+          chunk({
+            tool_calls: [
+              {
+                index: 0,
+                id,
+                type: 'function',
+                function: { name: reply.toolCall.name, arguments: args.slice(0, half) },
+              },
+            ],
+          }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }),
+          chunk({}, 'tool_calls'),
+        );
       }
-      const usage = reply.usage ?? { input: 1200, output: 40 };
-      if ('tools' in reply) {
-        if (reply.text) send(res, chunk({ content: reply.text }));
-        reply.tools.forEach((call, i) => {
-          send(
-            res,
-            chunk({
-              tool_calls: [
-                {
-                  index: i,
-                  id: `call_${index}_${i}`,
-                  type: 'function',
-                  function: { name: call.name, arguments: JSON.stringify(call.args) },
-                },
-              ],
-            }),
-          );
-        });
-        send(res, chunk({}, 'tool_calls'));
-        send(res, chunk({}, null, usage));
-        res.end('data: [DONE]\n\n');
-        return;
+      lines.push(chunk({}, null, { prompt_tokens: 120, completion_tokens: 12, total_tokens: 132 }));
+      for (const [i, line] of lines.entries()) {
+        if (i === 1) firstDeltaAt.push(performance.now());
+        res.write(line);
+        await new Promise((r) => setImmediate(r));
       }
-      const parts = typeof reply.text === 'string' ? [reply.text] : reply.text;
-      const delay = reply.delayMs ?? 0;
-      let i = 0;
-      const next = () => {
-        if (res.destroyed) return;
-        const part = parts[i];
-        if (part === undefined) {
-          send(res, chunk({}, 'stop'));
-          send(res, chunk({}, null, usage));
-          res.end('data: [DONE]\n\n');
-          return;
-        }
-        i += 1;
-        send(res, chunk({ content: part }));
-        if (delay > 0) setTimeout(next, delay);
-        else next();
-      };
-      next();
+      res.end('data: [DONE]\n\n');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -163,27 +93,19 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    get modelsRequests() {
-      return state.modelsRequests;
-    },
-    set modelsRequests(n: number) {
-      state.modelsRequests = n;
-    },
+    firstDeltaAt,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const res of open) res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
 }
 
-/** Environment that points the CLI at the server, with a private HOME (no user config leaks in). */
-export function serverEnv(server: OpenAIServer, home: string, model = 'test-model'): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    CODEAGENT_BASE_URL: server.baseURL,
-    CODEAGENT_MODEL: model,
-  };
+/** The text of the last message, whatever its content shape. */
+export function lastMessageText(messages: ReadonlyArray<{ role: string; content: unknown }>): string {
+  const last = messages[messages.length - 1];
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  return JSON.stringify(last.content);
 }

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type OpenAIServer, startOpenAIServer } from './openai-server.js';
+import { type OpenAIServer, startOpenAIServer } from './chat-server.js';
 import { BIN, tempRoot } from './run.js';
 import { TmuxSession } from './tmux.js';
 

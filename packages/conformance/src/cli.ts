@@ -5,9 +5,10 @@ import { readBaseline } from './baseline.js';
 import { startHost } from './host.js';
 import { formatReport, junitReport } from './report.js';
 import { runSuite } from './run.js';
+import { runTerminalRendererSuite } from './terminal.js';
 import { type SuiteName, suites } from './vectors.js';
 
-const USAGE = `usage: codeagent-conformance --host "<command>" [--suite artifact] [--baseline <file>] [--json] [--junit <file>]
+const USAGE = `usage: codeagent-conformance --host "<command>" [--suite artifact|terminal-renderer] [--baseline <file>] [--json] [--junit <file>]
                              [--timeout <ms>] [--only <id-prefix>]... [--verbose]`;
 
 function fail(message: string): never {
@@ -42,8 +43,8 @@ if (values.help) {
   process.exit(0);
 }
 if (!values.host) fail('--host is required');
-if (!(values.suite in suites))
-  fail(`unknown suite ${values.suite} (known: ${Object.keys(suites).join(', ')})`);
+const SUITES = [...Object.keys(suites), 'terminal-renderer'];
+if (!SUITES.includes(values.suite)) fail(`unknown suite ${values.suite} (known: ${SUITES.join(', ')})`);
 const timeoutMs = Number(values.timeout);
 if (!Number.isInteger(timeoutMs) || timeoutMs < 1) fail('--timeout must be a whole number of milliseconds');
 
@@ -61,11 +62,11 @@ try {
   process.stderr.write(`codeagent-conformance: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);
 }
-const report = await runSuite(host, {
-  suite: values.suite as SuiteName,
-  ...(baseline ? { baseline } : {}),
-  ...(values.only ? { only: values.only } : {}),
-});
+const selection = { ...(baseline ? { baseline } : {}), ...(values.only ? { only: values.only } : {}) };
+const report =
+  values.suite === 'terminal-renderer'
+    ? await runTerminalRendererSuite(host.name, host, selection)
+    : await runSuite(host, { suite: values.suite as SuiteName, ...selection });
 await host.close();
 if (values.junit) writeFileSync(values.junit, junitReport(report));
 process.stdout.write(

@@ -22,9 +22,34 @@ export {
 } from './run.js';
 export {
   ARTIFACT_OPS,
+  PERMISSION_OPS,
+  permissionSuite,
+  SKILLS_OPS,
+  skillsSuite,
   artifactSuite,
   type ExpectedError,
   type SuiteName,
   suites,
   type Vector,
 } from './vectors.js';
+export {
+  type RendererCase,
+  RENDER_TERMINAL_OP,
+  runTerminalRendererSuite,
+  type TerminalRender,
+  terminalRendererCases,
+} from './terminal.js';
+export {
+  type Backend,
+  type BackendEvent,
+  type BackendExpectation,
+  type BackendFactory,
+  type BackendScenario,
+  type BackendSetup,
+  type BackendTool,
+  type BackendToolSpec,
+  backendScenarios,
+  runBackendSuite,
+  TOOL_REQUEST_KEYS,
+  TOOL_RESULT_KEYS,
+} from './backend.js';

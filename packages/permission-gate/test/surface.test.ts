@@ -7,21 +7,31 @@ describe('public surface', () => {
       'BUILTIN_TOOL_META',
       'CAPABILITIES',
       'DECISIONS',
+      'DEFAULT_PROTECTED_PATHS',
       'GlobSyntaxError',
       'MODE_TABLE',
       'PERMISSION_MODES',
       'PRIMARY_ARGUMENT_KEYS',
       'PermissionGateError',
+      'READ_PATH_TOOLS',
+      'analyseShellCommand',
       'compileGlob',
       'createPermissionGate',
       'createToolMetaRegistry',
       'describeEvaluation',
+      'describeGrantScope',
+      'describeUnknownRuleTool',
+      'findUnknownRuleTools',
       'hasShellMetacharacters',
       'installPermissionGate',
       'isCapability',
+      'isModeAtLeastAsStrict',
       'isPermissionGate',
       'isPermissionMode',
+      'isShellGrammarLoaded',
+      'mergePermissionConfigs',
       'modeDecision',
+      'narrowPermissionConfig',
       'normalisePath',
       'parsePermissionConfig',
       'parseRule',
@@ -30,6 +40,15 @@ describe('public surface', () => {
       'uninstallPermissionGate',
       'validatePermissionConfig',
     ]);
+  });
+
+  it('pins the ./shell and ./node entries', async () => {
+    expect(Object.keys(await import('../src/shell/load.js')).sort()).toEqual([
+      'isShellGrammarLoaded',
+      'loadShellGrammar',
+      'useShellParser',
+    ]);
+    expect(Object.keys(await import('../src/node.js')).sort()).toEqual(['loadInstalledShellGrammar']);
   });
 
   it('pins the wire vocabularies', () => {

@@ -1,4 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
+import type { ShellGrammarSources, WasmSource } from '../src/shell/load.js';
 import {
   type AskCallback,
   type AskResult,
@@ -10,8 +11,11 @@ import {
   type Evaluation,
   type PermissionGate,
   type PermissionGateTarget,
+  type ShellAnalysis,
   type PermissionMode,
   type ToolPolicy,
+  type GrantScope,
+  type SessionGrant,
 } from '../src/index.js';
 
 describe('types', () => {
@@ -22,8 +26,10 @@ describe('types', () => {
     >();
     expectTypeOf<Decision>().toEqualTypeOf<'allow' | 'ask' | 'deny'>();
     expectTypeOf<DecisionSource['kind']>().toEqualTypeOf<
-      'set' | 'override' | 'capability' | 'rule' | 'mode' | 'error'
+      'set' | 'override' | 'capability' | 'rule' | 'mode' | 'protected' | 'error'
     >();
+    expectTypeOf<GrantScope['kind']>().toEqualTypeOf<'command-prefix' | 'command' | 'path' | 'tool'>();
+    expectTypeOf<SessionGrant>().toExtend<{ id: string; tool: string }>();
     expectTypeOf<CheckSource['kind']>().toEqualTypeOf<DecisionSource['kind'] | 'ask' | 'grant'>();
   });
 
@@ -32,6 +38,7 @@ describe('types', () => {
     expectTypeOf(e).toEqualTypeOf<Evaluation>();
     if (e.source.kind === 'rule') expectTypeOf(e.source.list).toEqualTypeOf<Decision>();
     if (e.source.kind === 'mode') expectTypeOf(e.source.mode).toEqualTypeOf<PermissionMode>();
+    if (e.source.kind === 'protected') expectTypeOf(e.source.entry).toEqualTypeOf<string>();
   });
 
   it('ask callbacks may return booleans, grants or promises of them', () => {
@@ -69,5 +76,18 @@ describe('types', () => {
     };
     expectTypeOf(target).toExtend<PermissionGateTarget>();
     expectTypeOf({ setPermissionGate() {} }).not.toExtend<PermissionGateTarget>();
+  });
+
+  it('a rule source may say why the command could not be analysed; analyses and grammar sources are typed', () => {
+    type RuleSource = Extract<DecisionSource, { kind: 'rule' }>;
+    expectTypeOf<RuleSource['unanalysable']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ShellAnalysis['commands']>().toEqualTypeOf<readonly (readonly string[])[]>();
+    expectTypeOf<ShellAnalysis['unanalysable']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<WasmSource>().toExtend<ShellGrammarSources['grammar']>();
+    expectTypeOf(new Uint8Array(1)).toExtend<WasmSource>();
+    expectTypeOf({ href: 'https://x/a.wasm' }).toExtend<WasmSource>();
+    // @ts-expect-error a number is not a wasm source
+    const bad: WasmSource = 42;
+    void bad;
   });
 });

@@ -234,12 +234,155 @@ def tool_result(value, options=None):
     return {"value": value, "extra": {"codeagent": {"artifact": make_artifact(kind, status, icon, title, payload)}}}
 
 
+ESC, BEL, C1_ST = 0x1B, 0x07, 0x9C
+
+
+def is_bidi(c):
+    return 0x202A <= c <= 0x202E or 0x2066 <= c <= 0x2069
+
+
+def skip_string(s, i, bell_ends):
+    """Index just past an OSC/DCS/SOS/PM/APC body starting at i; BEL ends OSC only."""
+    j = i
+    while j < len(s):
+        c = ord(s[j])
+        if c == C1_ST or (bell_ends and c == BEL):
+            return j + 1
+        if c == ESC:
+            return j + 2 if j + 1 < len(s) and s[j + 1] == "\\" else j
+        j += 1
+    return len(s)
+
+
+def scan_csi(s, i):
+    """End of a CSI body at i, and whether it is plain SGR (digits, ';' and ':' only, no intermediates, final m)."""
+    j, digits_only = i, True
+    while j < len(s) and 0x30 <= ord(s[j]) <= 0x3F:
+        c = ord(s[j])
+        if not (0x30 <= c <= 0x39 or c in (0x3B, 0x3A)):
+            digits_only = False
+        j += 1
+    intermediates = False
+    while j < len(s) and 0x20 <= ord(s[j]) <= 0x2F:
+        intermediates = True
+        j += 1
+    if j < len(s) and 0x40 <= ord(s[j]) <= 0x7E:
+        return j + 1, s[j] == "m" and digits_only and not intermediates
+    return j, False
+
+
+def skip_control(s, i, c, keep):
+    if c == ESC:
+        if i + 1 >= len(s):
+            return i + 1
+        nxt = ord(s[i + 1])
+        if nxt == 0x5B:
+            end, sgr = scan_csi(s, i + 2)
+            if sgr:
+                keep(s[i:end])
+            return end
+        if nxt == 0x5D:
+            return skip_string(s, i + 2, True)
+        if nxt in (0x50, 0x58, 0x5E, 0x5F):
+            return skip_string(s, i + 2, False)
+        j = i + 1
+        while j < len(s) and 0x20 <= ord(s[j]) <= 0x2F:
+            j += 1
+        return j + 1 if j < len(s) and 0x30 <= ord(s[j]) <= 0x7E else j
+    if c == 0x9B:
+        return scan_csi(s, i + 1)[0]
+    if c == 0x9D:
+        return skip_string(s, i + 1, True)
+    if c in (0x90, 0x98, 0x9E, 0x9F):
+        return skip_string(s, i + 1, False)
+    return i + 1
+
+
+def js_string(x):
+    if isinstance(x, str):
+        return x
+    if x is True:
+        return "true"
+    if x is False:
+        return "false"
+    if x is None:
+        return "null"
+    return json.dumps(x)
+
+
+def sanitize_terminal_text(text, options=None):
+    """Keeps SGR, \\n and \\t; strips every other escape, C0/C1 controls, DEL and bidi overrides/isolates."""
+    s = js_string(text)
+    keep_sgr = not (isinstance(options, dict) and options.get("keepSgr") is False)
+    out, start, i = [], 0, 0
+    while i < len(s):
+        c = ord(s[i])
+        unsafe = (c not in (0x09, 0x0A)) if c < 0x20 else (c == 0x7F or 0x80 <= c <= 0x9F or is_bidi(c))
+        if not unsafe:
+            i += 1
+            continue
+        out.append(s[start:i])
+        kept = []
+        i = skip_control(s, i, c, kept.append)
+        if keep_sgr:
+            out.extend(kept)
+        start = i
+    out.append(s[start:])
+    return "".join(out)
+
+
+def column_type(values):
+    kind = None
+    for cell in values:
+        if cell is None:
+            continue
+        if isinstance(cell, bool):
+            t = "boolean"
+        elif isinstance(cell, (int, float)):
+            t = "number"
+        elif isinstance(cell, str):
+            t = "string"
+        else:
+            t = "json"
+        if kind is None:
+            kind = t
+        elif kind != t:
+            return "json"
+    return kind or "null"
+
+
+def normalize_tool_output(output):
+    """A string, a ToolResult, rows (a table) or other JSON, as a ToolResult."""
+    if isinstance(output, str):
+        return {"value": output, "extra": {"codeagent": {"artifact": make_artifact("text", "success", None, None,
+                                                                                     {"text": output})}}}
+    extra = output.get("extra") if isinstance(output, dict) else None
+    if isinstance(output, dict) and isinstance(output.get("value"), str) and isinstance(extra, dict) \
+            and isinstance(extra.get("codeagent"), dict):
+        return adapt_tool_result(output)
+    if isinstance(output, list) and output and all(isinstance(r, dict) for r in output):
+        names = []
+        for row in output:
+            for k in row:
+                if k not in names:
+                    names.append(k)
+        columns = [{"name": n, "type": column_type([row.get(n) for row in output])} for n in names]
+        value = json.dumps(output, separators=(",", ":"), ensure_ascii=False)
+        return {"value": value, "extra": {"codeagent": {"artifact": make_artifact(
+            "table", "success", None, None, {"df": output, "columns": columns})}}}
+    text = json.dumps(output, indent=2, ensure_ascii=False)
+    return {"value": text, "extra": {"codeagent": {"artifact": make_artifact("text", "success", None, None,
+                                                                               {"text": text, "lang": "json"})}}}
+
+
 OPS = {
     "toolResultArtifact": tool_result_artifact,
     "toolResultValue": tool_result_value,
     "adaptToolResult": adapt_tool_result,
     "escapeHtml": escape_html,
     "toolResult": tool_result,
+    "sanitizeTerminalText": sanitize_terminal_text,
+    "normalizeToolOutput": normalize_tool_output,
 }
 
 
