@@ -7,15 +7,7 @@ import type { PermissionConfig, PermissionMode, PermissionRules } from '@codeage
 import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
 import { DEMO_PERMISSIONS } from '@codeagent/providers';
 import { copyDemoWorkspace } from '@codeagent/providers/node';
-import {
-  type CliOptions,
-  CliUsageError,
-  EXIT,
-  PERMISSION_MODES,
-  parseCliArgs,
-  USAGE,
-  USAGE_HINT,
-} from './args.js';
+import { type CliOptions, CliUsageError, EXIT, parseCliArgs, USAGE, USAGE_HINT } from './args.js';
 import { loadConfig } from './config.js';
 import { CliHost, exitStatusFor, formatTokens, type HostIO } from './host.js';
 import { type KeyInput, stdinKeys } from './keys.js';
@@ -311,10 +303,6 @@ export async function runCli(proc: CliProcess): Promise<number> {
     proc.stderr.write(`codeagent: ${clean(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   }
-}
-
-function isPermissionMode(value: string): value is PermissionMode {
-  return (PERMISSION_MODES as readonly string[]).includes(value);
 }
 
 /** How the banner qualifies the window figure. */

@@ -5,7 +5,7 @@ import { CliUsageError, parseCliArgs } from '../src/args.js';
 describe('parseCliArgs', () => {
   it('defaults to the REPL in the current directory and default mode', () => {
     const o = parseCliArgs([], '/work');
-    expect(o).toMatchObject({ command: 'repl', cwd: '/work', mode: null, json: false, resume: null });
+    expect(o).toMatchObject({ command: 'repl', cwd: '/work', mode: 'default', json: false, resume: null });
   });
 
   it('reads a one-shot prompt with every option', () => {
