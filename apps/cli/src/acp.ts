@@ -5,7 +5,9 @@ import { installPermissionGate, type PermissionGate, type PermissionRules } from
 import { createBuiltinToolkit } from '@codeagent/tools';
 import type { CliOptions } from './args.js';
 import { clean } from './clean.js';
+import { loadConfig } from './config.js';
 import { chooseModel } from './model.js';
+import { createSystemPrompt } from '@codeagent/system-prompt';
 import { resolveDataDir, SessionStore } from './sessions.js';
 
 /** What `codeagent acp` needs from the process. */
@@ -58,10 +60,15 @@ export async function runAcp(
   version: string,
 ): Promise<number> {
   const log = (line: string) => proc.stderr.write(`codeagent acp: ${clean(line)}\n`);
-  const chosen = await chooseModel(options, proc.env);
+  const dataDir = resolveDataDir(options.dataDir, proc.env);
+  const { config, path: configPath } = await loadConfig(dataDir);
+  const chosen = await chooseModel(options, { env: proc.env, config, configPath });
+  if (chosen.demo) {
+    // The scripted tour edits and deletes files: never in an editor's real workspace.
+    throw new Error('the scripted demo model does not run under acp; configure a model or pass --script');
+  }
   log(`model ${chosen.resolved.modelId} (${chosen.resolved.provider}), mode ${options.mode}`);
   if (chosen.note) log(chosen.note);
-  const dataDir = resolveDataDir(options.dataDir, proc.env);
   const store = new SessionStore(dataDir);
   // An editor stopping its agent sends SIGTERM (a closed terminal SIGHUP): end like a closed stdin, so running
   // commands are killed; whatever is still running when the process exits is killed by the exit hook.
@@ -98,13 +105,20 @@ export async function runAcp(
             writeFilter: (p) => gate === null || gate.mode === 'bypass' || !gate.isProtectedPath(p),
           });
           toolkits.add(toolkit);
+          // The same system prompt as the terminal: role, environment, git state, the workspace's AGENTS.md...
+          const prompt = await createSystemPrompt({
+            cwd,
+            ...(proc.env.HOME ? { homeDir: proc.env.HOME } : {}),
+          });
+          for (const warning of prompt.warnings) log(`instructions: ${warning}`);
           const clientOptions = {
             model: chosen.resolved.model,
             cwd,
             tools: toolkit.tools,
-            contextWindow: chosen.resolved.contextWindow,
-            maxOutputTokens: chosen.resolved.maxOutputTokens,
+            contextWindow: chosen.contextWindow,
+            maxOutputTokens: chosen.maxOutputTokens,
             skills: {},
+            system: prompt.text,
           };
           const client =
             saved === undefined ? createClient(clientOptions) : loadSession(saved, clientOptions);

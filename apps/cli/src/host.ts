@@ -31,6 +31,9 @@ import type { FileDiff, ToolCallView } from '@codeagent/render-intent';
 import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
 import { formatElapsed, Spinner } from './spinner.js';
+import { MarkdownStream } from './markdown.js';
+import { TurnJournal } from './journal.js';
+import { Checkpoints } from './undo.js';
 import { StreamSanitizer } from './text-stream.js';
 
 /** Where the host writes. */
@@ -55,6 +58,20 @@ export interface HostOptions {
   chosen: ChosenModel;
   /** A saved session (`client.save()` output) to resume. */
   resume?: unknown;
+  /** The system prompt (from `@codeagent/system-prompt`); agent-core appends the skills hint. */
+  system?: string | undefined;
+  /** Where the journal of the turn in flight goes (`<data-dir>/sessions/<id>.turn-journal`), or none. */
+  journalFile?: (() => string) | undefined;
+  /** `io.stdout` is not shown to anyone (`-p` without `--verbose`): error lines go to `io.stderr` instead. */
+  quiet?: boolean;
+}
+
+/** The text of a denied tool call's result (the permission gate's wording, CONTRACTS.md §4). */
+const DENIAL_PREFIX = 'Permission denied for ';
+
+/** Whether a tool result is the permission gate's denial. */
+export function isDenial(event: { isError: boolean; value: unknown }): boolean {
+  return event.isError && typeof event.value === 'string' && event.value.startsWith(DENIAL_PREFIX);
 }
 
 const dim = (on: boolean, s: string) => (on ? `\u001b[2m${s}\u001b[0m` : s);
@@ -89,8 +106,15 @@ export function exitStatusFor(result: StreamResult): number {
  * answered by keystroke, rendering every event to the terminal (or as NDJSON).
  */
 export class CliHost {
-  readonly client: CodeagentClient;
+  #client: CodeagentClient;
+  #mode: PermissionMode;
+  #totals: SessionTotals = { inputTokens: 0, outputTokens: 0, cost: 0, priced: true, turns: 0 };
+  private chosen: ChosenModel;
   readonly toolkit: BuiltinToolkit;
+  /** File snapshots of each turn, for `/undo`. */
+  readonly checkpoints: Checkpoints;
+  /** The completed steps of the turn in flight, on disk. */
+  private readonly journal = new TurnJournal();
   private readonly renderer: TerminalRenderer;
   private readonly spinner: Spinner;
   private readonly color: boolean;
@@ -101,8 +125,14 @@ export class CliHost {
   private approvalActive = false;
   private abortController: AbortController | null = null;
   private lastInterruptAt = 0;
+  /** Keys typed while a turn runs. */
+  private typed = '';
   /** Set when a second Ctrl+C during a turn asks the whole program to exit. */
   exitRequested = false;
+  /** The answer of the last turn: its text after the last tool call, sanitised (what `-p` prints). */
+  lastAnswer = '';
+  /** Tool calls the permission gate (or the user) denied in the last turn. */
+  lastDenials = 0;
 
   constructor(
     private readonly io: HostIO,
@@ -111,7 +141,12 @@ export class CliHost {
     this.color = options.color && !options.json;
     this.width = Math.max(40, Math.min(io.stdout.columns ?? 100, 160));
     this.renderer = createTerminalRenderer({ color: this.color, width: this.width });
-    this.spinner = new Spinner((t) => io.stdout.write(t), io.stdout.isTTY === true && !options.json);
+    this.spinner = new Spinner(
+      (t) => io.stdout.write(t),
+      io.stdout.isTTY === true && !options.json,
+      Date.now,
+      this.color,
+    );
     this.toolkit = createBuiltinToolkit({
       cwd: options.cwd,
       // Read-path rules reach Read, Glob and Grep; a link cannot carry a write into protected configuration.
@@ -121,26 +156,58 @@ export class CliHost {
         return gate === null || gate.mode === 'bypass' || !gate.isProtectedPath(p);
       },
     });
+    this.checkpoints = new Checkpoints(this.toolkit.workspace);
+    this.chosen = options.chosen;
+    this.#mode = options.mode;
+    this.#client = this.build(options.resume);
+  }
+
+  /** The agent-core client of this session (replaced, history kept, by {@link switchModel}). */
+  get client(): CodeagentClient {
+    return this.#client;
+  }
+
+  /** The model in use. */
+  get model(): ChosenModel {
+    return this.chosen;
+  }
+
+  private build(resume: unknown): CodeagentClient {
+    const chosen = this.chosen;
     const clientOptions = {
-      model: options.chosen.resolved.model,
-      cwd: options.cwd,
-      tools: this.toolkit.tools,
-      permissionMode: options.mode,
-      contextWindow: options.chosen.resolved.contextWindow,
-      maxOutputTokens: options.chosen.resolved.maxOutputTokens,
+      model: chosen.resolved.model,
+      cwd: this.options.cwd,
+      tools: this.checkpoints.wrap(this.toolkit.tools),
+      permissionMode: this.#mode,
+      contextWindow: chosen.contextWindow,
+      maxOutputTokens: chosen.maxOutputTokens,
       skills: {},
+      ...(chosen.pricing ? { pricing: chosen.pricing } : {}),
+      ...(this.options.system === undefined ? {} : { system: this.options.system }),
     };
-    this.client =
-      options.resume === undefined ? createClient(clientOptions) : loadSession(options.resume, clientOptions);
-    const { mode: _ignored, ...settings } = options.permissions ?? {};
-    installPermissionGate(this.client, {
+    const client = resume === undefined ? createClient(clientOptions) : loadSession(resume, clientOptions);
+    const { mode: _ignored, ...settings } = this.options.permissions ?? {};
+    installPermissionGate(client, {
       ...settings,
-      mode: options.mode,
-      cwd: options.cwd,
-      ...(options.rules ? { rules: options.rules } : {}),
-      ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
+      mode: this.#mode,
+      cwd: this.options.cwd,
+      ...(this.options.rules ? { rules: this.options.rules } : {}),
+      ...(this.options.protectedPaths ? { protectedPaths: this.options.protectedPaths } : {}),
       ask: (name, input, id, context) => this.ask(name, input, id, context),
     });
+    return client;
+  }
+
+  /** Switches the model mid-session (`/model`): the conversation, mode and tools carry over. */
+  switchModel(chosen: ChosenModel): void {
+    const saved: unknown = JSON.parse(this.#client.save());
+    this.chosen = chosen;
+    this.#client = this.build(saved);
+  }
+
+  /** Tokens and cost of this session so far (`/cost`). */
+  get totals(): Readonly<SessionTotals> {
+    return this.#totals;
   }
 
   /** The installed permission gate, or `null`. */
@@ -172,6 +239,7 @@ export class CliHost {
 
   /** Changes the permission mode in place (`/mode`). */
   setMode(mode: PermissionMode): void {
+    this.#mode = mode;
     installPermissionGate(this.client, { mode });
     this.client.setPermissionMode(mode);
   }
@@ -188,9 +256,22 @@ export class CliHost {
     this.abortController = controller;
     const release = this.io.keys.capture((key) => this.onKey(key));
     const text = new StreamSanitizer();
+    // Model text is Markdown: drawn as it streams on a terminal, passed through as written elsewhere.
+    const md =
+      this.io.stdout.isTTY === true && !this.options.json
+        ? new MarkdownStream({ color: this.color, width: () => this.io.stdout.columns ?? 100 })
+        : null;
+    const prose = (s: string) => (md === null ? s : md.push(s));
+    const endProse = () => (md === null ? '' : md.flush());
     let thinking = false;
     let atLineStart = true;
     let result: StreamResult | null = null;
+    this.lastAnswer = '';
+    this.lastDenials = 0;
+    const note = this.checkpoints.takeNote();
+    const prompt = note === null ? input : `${note}\n\n${input}`;
+    this.checkpoints.begin(input);
+    this.journal.begin(this.options.journalFile?.() ?? null, prompt);
     this.spinner.start();
     const endThinking = () => {
       if (thinking) {
@@ -208,19 +289,28 @@ export class CliHost {
       if (!atLineStart) write('\n');
     };
     try {
-      for await (const event of streamEvents(this.client, input, { signal: controller.signal })) {
+      for await (const event of streamEvents(this.client, prompt, { signal: controller.signal })) {
+        if (event.type === 'tool-result' && isDenial(event)) this.lastDenials += 1;
+        this.journal.record(event);
         if (this.options.json) {
           this.io.stdout.write(`${JSON.stringify(event)}\n`);
-          if (event.type === 'end') result = event.result;
+          if (event.type === 'end') {
+            result = event.result;
+            this.count(event.result);
+          }
           continue;
         }
         switch (event.type) {
-          case 'delta':
+          case 'delta': {
             endThinking();
-            write(text.push(event.text));
+            const safe = text.push(event.text);
+            this.lastAnswer += safe;
+            write(prose(safe));
             break;
+          }
           case 'thinking':
             if (!thinking) {
+              write(endProse());
               newline();
               write(this.color ? '\u001b[2;3m✻ ' : '✻ ');
               thinking = true;
@@ -229,10 +319,13 @@ export class CliHost {
             break;
           case 'tool-request': {
             endThinking();
-            write(text.flush());
+            write(prose(text.flush()));
+            write(endProse());
+            this.lastAnswer = '';
             newline();
             const pending: PendingCall = { view: event.view, intent: event.intent, shown: null };
             this.pendingCalls.set(event.id, pending);
+            this.spinner.setLabel(`running ${spinnerTitle(event.view.title)}`);
             // A diff card waits: the approval shows the change computed from the file, or the result shows it.
             if (event.view.card === 'diff') break;
             // Call cards go through the approval path: whatever the model put in them is shown, never applied.
@@ -245,6 +338,8 @@ export class CliHost {
             const pending = this.pendingCalls.get(event.id);
             const call = pending?.view;
             this.pendingCalls.delete(event.id);
+            const next = [...this.pendingCalls.values()].at(-1);
+            this.spinner.setLabel(next ? `running ${spinnerTitle(next.view.title)}` : 'thinking');
             newline();
             if (pending?.preview === true && !event.isError) {
               // The approval showed the change computed from the file, and the tool held the file to it.
@@ -282,15 +377,18 @@ export class CliHost {
             );
             break;
           }
-          case 'error':
+          case 'error': {
             endThinking();
             newline();
-            write(
-              event.recovered
-                ? `${yellow(this.color, '!')} ${clean(event.message)}\n`
-                : `${red(this.color, '✗ error:')} ${clean(event.message)}\n`,
-            );
+            write(endProse());
+            newline();
+            const line = event.recovered
+              ? `${yellow(this.color, '!')} ${clean(event.message)}\n`
+              : `${red(this.color, '✗ error:')} ${clean(event.message)}\n`;
+            if (this.options.quiet) this.io.stderr.write(line);
+            else write(line);
             break;
+          }
           case 'usage':
             break;
           case 'tick':
@@ -300,13 +398,18 @@ export class CliHost {
             newline();
             write(`${dim(this.color, describeCompaction(event.decision))}\n`);
             break;
-          case 'end':
+          case 'end': {
             endThinking();
-            write(text.flush());
+            const tail = text.flush();
+            this.lastAnswer += tail;
+            write(prose(tail));
+            write(endProse());
             newline();
             result = event.result;
+            this.count(event.result);
             write(`${this.footer(event.result)}\n`);
             break;
+          }
           default: {
             const never: never = event;
             throw new Error(`unreachable event ${JSON.stringify(never)}`);
@@ -314,6 +417,7 @@ export class CliHost {
         }
       }
     } finally {
+      this.checkpoints.end();
       this.spinner.clear();
       release();
       this.abortController = null;
@@ -322,7 +426,25 @@ export class CliHost {
     return result;
   }
 
+  /** Text typed during the last turn (queued for the next prompt), once. */
+  takeTyped(): string {
+    const typed = this.typed;
+    this.typed = '';
+    return typed;
+  }
+
   private onKey(key: Key): void {
+    if (!key.ctrl && key.sequence !== undefined && !this.approvalActive) {
+      // Typing ahead: printable text and Enter are kept for the next prompt; Backspace edits it.
+      if (key.name === 'return' || key.name === 'enter') {
+        const line = this.typed.split('\r').at(-1) ?? '';
+        if (line.trim() !== '') this.print(`${dim(this.color, `queued: ${clean(line).slice(0, 80)}`)}\n`);
+        this.typed += '\r';
+      } else if (key.name === 'backspace') this.typed = this.typed.slice(0, -1);
+      else if (/^[^\u0000-\u001f\u007f]+$/u.test(key.sequence) && key.sequence.length <= 4096)
+        this.typed += key.sequence;
+      return;
+    }
     if (key.ctrl && key.name === 'c') {
       if (this.approvalActive) return; // the approval prompt handles its own Ctrl+C
       const now = Date.now();
@@ -466,18 +588,41 @@ export class CliHost {
     const usage: Usage | null = result.usage;
     if (usage) {
       const pct = Math.round(usage.warningState.percentLeft);
-      let context = `${formatTokens(usage.nTokens)} / ${formatTokens(usage.modelLimit)} tokens (${pct}% left)`;
-      if (usage.warningState.atBlocking) context = red(this.color, `${context} — context full`);
+      const guessed = this.chosen.windowSource === 'default';
+      let context = `${formatTokens(usage.nTokens)} / ${formatTokens(usage.modelLimit)}${guessed ? '?' : ''} tokens (${pct}% left)`;
+      if (guessed) {
+        // The window is a guess (unknown model): say so instead of alarming.
+        if (usage.warningState.aboveWarning) context = `${context} — window unknown, set --context-window`;
+      } else if (usage.warningState.atBlocking) context = red(this.color, `${context} — context full`);
       else if (usage.warningState.aboveError) context = red(this.color, `${context} — compact soon`);
       else if (usage.warningState.aboveWarning)
         context = yellow(this.color, `${context} — context filling up`);
       parts.push(context);
       parts.push(`in ${formatTokens(usage.inputTokens)} · out ${formatTokens(usage.outputTokens)}`);
-      if (usage.costLast !== null && usage.costLast > 0) parts.push(`$${usage.costLast.toFixed(4)}`);
+      if (usage.costLast !== null) {
+        parts.push(
+          `${formatCost(usage.costLast)}${this.#totals.turns > 1 ? ` (session ${formatCost(this.#totals.cost)})` : ''}`,
+        );
+      }
     }
     parts.push(`${result.stopReason}${result.finishReason ? ` (${clean(result.finishReason)})` : ''}`);
     parts.push(formatElapsed(this.spinner.elapsed()));
     return dim(this.color, `── ${parts.join(' · ')}`);
+  }
+
+  private count(result: StreamResult): void {
+    const usage = result.usage;
+    this.#totals.turns += 1;
+    if (usage === null) return;
+    this.#totals.inputTokens += usage.inputTokens;
+    this.#totals.outputTokens += usage.outputTokens;
+    if (usage.costLast === null) this.#totals.priced = false;
+    else this.#totals.cost += usage.costLast;
+  }
+
+  /** The turn is saved whole: its journal is no longer needed (call after saving the session). */
+  turnSaved(): void {
+    this.journal.end();
   }
 
   /** Kills background jobs; call when the session ends. */
@@ -496,6 +641,22 @@ interface PendingCall {
   preview?: boolean;
 }
 
+/** Tokens and cost of a session. */
+export interface SessionTotals {
+  inputTokens: number;
+  outputTokens: number;
+  /** Dollars, summed over priced turns. */
+  cost: number;
+  /** False once a turn had no price (an unknown model): the cost is then a lower bound. */
+  priced: boolean;
+  turns: number;
+}
+
+/** Dollars with enough digits for small turns: $0.0042, $1.23. */
+export function formatCost(dollars: number): string {
+  return dollars < 1 ? `$${dollars.toFixed(4)}` : `$${dollars.toFixed(2)}`;
+}
+
 /** Shortens token counts: 1234 -> 1.2k. */
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n);
@@ -506,6 +667,12 @@ export function formatTokens(n: number): string {
 /** One line describing a compaction decision and what it dropped. */
 export function describeCompaction(decision: CompactionDecision): string {
   return `compaction: ${decision.action} (${clean(decision.reason)}) ${decision.beforeTokens} -> ${decision.afterTokens} tokens, dropped ${decision.dropped.length} item(s)`;
+}
+
+/** A card title for the spinner line: sanitised, first line, at most 60 characters. */
+function spinnerTitle(title: string): string {
+  const line = clean(title).split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 /** Whether two diff lists show the same change. */

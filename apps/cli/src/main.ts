@@ -7,18 +7,31 @@ import type { PermissionConfig, PermissionMode, PermissionRules } from '@codeage
 import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
 import { DEMO_PERMISSIONS } from '@codeagent/providers';
 import { copyDemoWorkspace } from '@codeagent/providers/node';
-import { type CliOptions, CliUsageError, parseCliArgs, USAGE } from './args.js';
-import { CliHost, exitStatusFor, type HostIO } from './host.js';
-import { stdinKeys } from './keys.js';
-import { chooseModel } from './model.js';
+import { type CliOptions, CliUsageError, EXIT, parseCliArgs, USAGE, USAGE_HINT } from './args.js';
+import { loadConfig } from './config.js';
+import { CliHost, exitStatusFor, formatTokens, type HostIO } from './host.js';
+import { type KeyInput, stdinKeys } from './keys.js';
+import {
+  chooseModel,
+  DEFAULT_STALL_TIMEOUT_SECONDS,
+  type ModelSpec,
+  NoModelError,
+  switchModel,
+  type WindowSource,
+} from './model.js';
+import { renderHistory } from './history.js';
+import { recoverTurn } from './journal.js';
+import { attachMentions } from './mentions.js';
+import { nullSink } from './output.js';
+import { describeSession, pickSession } from './picker.js';
+import { createSystemPrompt, displaySafe } from '@codeagent/system-prompt';
 import { runRepl } from './repl.js';
 import { resolveDataDir, SessionStore } from './sessions.js';
 import { type ResolvedSettings, resolveSettings } from './settings.js';
 import type { PermissionsView } from './permissions.js';
 import { killChildrenOnExit } from './signals.js';
 
-/** The CLI's version, shown by `--version`. */
-export const VERSION = '0.0.0';
+import { VERSION } from './version.js';
 
 /** The prompt the demo sends (the scripted model replays its tour whatever the words). */
 export const DEMO_PROMPT =
@@ -41,8 +54,8 @@ export async function runCli(proc: CliProcess): Promise<number> {
     options = parseCliArgs(proc.argv, proc.cwd);
   } catch (error) {
     if (error instanceof CliUsageError) {
-      proc.stderr.write(`codeagent: ${error.message}\n\n${USAGE}\n`);
-      return 2;
+      proc.stderr.write(`codeagent: ${error.message}\n${USAGE_HINT}\n`);
+      return EXIT.usage;
     }
     throw error;
   }
@@ -62,21 +75,74 @@ export async function runCli(proc: CliProcess): Promise<number> {
       return 1;
     }
   }
+  const oneShot = options.command === 'prompt';
+  // -p: stdout carries only the answer (or NDJSON); progress goes to stderr when asked for or on a terminal.
+  const showProgress = !oneShot || (!options.json && (options.verbose || proc.stderr.isTTY === true));
+  const progress: HostIO['stdout'] = !oneShot ? proc.stdout : showProgress ? proc.stderr : nullSink();
   const color =
     !options.noColor &&
     !(proc.env.NO_COLOR !== undefined && proc.env.NO_COLOR !== '') &&
-    (proc.env.FORCE_COLOR !== undefined ? proc.env.FORCE_COLOR !== '0' : proc.stdout.isTTY === true);
-  const io: HostIO = { stdout: proc.stdout, stderr: proc.stderr, env: proc.env, keys: stdinKeys(proc.stdin) };
+    (proc.env.FORCE_COLOR !== undefined ? proc.env.FORCE_COLOR !== '0' : progress.isTTY === true);
+  const keys: KeyInput =
+    showProgress && !options.json
+      ? stdinKeys(proc.stdin)
+      : { interactive: false, capture: () => () => undefined };
+  const io: HostIO = {
+    stdout: options.json ? proc.stdout : progress,
+    stderr: proc.stderr,
+    env: proc.env,
+    keys,
+  };
   const dataDir = resolveDataDir(options.dataDir, proc.env);
   const store = new SessionStore(dataDir);
   try {
-    const chosen = await chooseModel(options, proc.env);
+    const { config, path: configPath } = await loadConfig(dataDir);
+    // A resumed session is found first: it brings its provider and model.
+    let sessionId = store.newId();
+    let resume: unknown;
+    let remembered: ModelSpec | undefined;
+    const found = await findSession(options, store, resolve(options.cwd), {
+      write: (text) => proc.stderr.write(text),
+      keys: stdinKeys(proc.stdin),
+      color: !options.noColor && proc.stderr.isTTY === true && !proc.env.NO_COLOR,
+      interactive: proc.stdin.isTTY === true && proc.stderr.isTTY === true,
+    });
+    if (found === 'cancelled') return EXIT.completed;
+    let recovered = 0;
+    if (found !== null) {
+      sessionId = found.id;
+      resume = found.session;
+      // A turn killed mid-way left its completed steps in a journal: they rejoin the conversation.
+      const journal = await recoverTurn(store.journalPath(found.id), found.session);
+      if (journal !== null) {
+        resume = journal.session;
+        recovered = journal.steps;
+      }
+      if (found.meta.provider !== undefined && found.meta.model !== undefined) {
+        remembered = {
+          provider: found.meta.provider,
+          model: found.meta.model,
+          baseURL: found.meta.baseURL,
+          apiKeyEnv: found.meta.apiKeyEnv,
+        };
+      }
+    }
+    const modelContext = { env: proc.env, config, configPath, remembered };
+    let chosen: Awaited<ReturnType<typeof chooseModel>>;
+    try {
+      chosen = await chooseModel(options, modelContext);
+    } catch (error) {
+      if (!(error instanceof NoModelError)) throw error;
+      proc.stderr.write(`codeagent: ${error.message}\n`);
+      return EXIT.usage;
+    }
     let cwd = resolve(options.cwd);
     let mode: PermissionMode = options.mode;
     let rules: PermissionRules | undefined;
     let permissions: PermissionConfig | undefined;
     let view: PermissionsView;
-    if (options.command === 'demo') {
+    if (options.command === 'demo' || chosen.demo) {
+      // The scripted tour edits and deletes files: it only ever runs on a temporary copy of its workspace.
       cwd = await copyDemoWorkspace(await mkdtemp(join(tmpdir(), 'codeagent-demo-')));
       mode = DEMO_PERMISSIONS.permissionMode;
       rules = { deny: [...DEMO_PERMISSIONS.rules.deny] };
@@ -103,14 +169,14 @@ export async function runCli(proc: CliProcess): Promise<number> {
       // One-shot runs cannot ask: say what was not applied and how to apply it.
       if (!interactive) warnIgnored(proc.stderr, settings);
     }
-    let sessionId = store.newId();
-    let resume: unknown;
-    if (options.resume !== null) {
-      const saved = await store.load(options.resume);
-      sessionId = saved.id;
-      resume = saved.session;
-    }
+    const prompt = await createSystemPrompt({
+      cwd,
+      override: options.systemPrompt ?? undefined,
+      append: options.appendSystemPrompt ?? undefined,
+      ...(proc.env.HOME ? { homeDir: proc.env.HOME } : {}),
+    });
     const host = new CliHost(io, {
+      system: prompt.text,
       cwd,
       mode,
       rules,
@@ -120,6 +186,8 @@ export async function runCli(proc: CliProcess): Promise<number> {
       color,
       chosen,
       resume,
+      quiet: !showProgress,
+      journalFile: () => store.journalPath(sessionId),
     });
     for (const warning of host.ruleWarnings(view.sources))
       proc.stderr.write(`codeagent: warning: ${clean(warning)}\n`);
@@ -129,10 +197,13 @@ export async function runCli(proc: CliProcess): Promise<number> {
         if (proc.stdin.isTTY === true) proc.stdin.setRawMode(false);
       },
     });
-    const info = (line: string) => (options.json ? proc.stderr : proc.stdout).write(`${line}\n`);
+    const info = (line: string) => {
+      if (showProgress) progress.write(`${line}\n`);
+    };
     const banner = [
       `codeagent ${VERSION}`,
       `model ${clean(chosen.resolved.modelId)} (${chosen.resolved.provider})`,
+      `window ${formatTokens(chosen.contextWindow)}${windowNote(chosen.windowSource)}`,
       `mode ${mode}`,
       `cwd ${clean(cwd)}`,
     ].join(' · ');
@@ -146,17 +217,68 @@ export async function runCli(proc: CliProcess): Promise<number> {
         `warning: the bash grammar did not load (${clean(e instanceof Error ? e.message : String(e))}); Bash commands beyond plain words will be asked for`,
       );
     }
-    if (resume !== undefined) info(`resumed session ${sessionId} (${host.client.history.length} messages)`);
-    const save = async (title: string) => store.save(sessionId, JSON.parse(host.client.save()), title);
+    const files = prompt.instructions.map((file) => displaySafe(file.label));
+    info(
+      `system prompt ${(prompt.bytes / 1024).toFixed(1)} kB${files.length > 0 ? ` · instructions: ${files.join(', ')}` : ''}`,
+    );
+    for (const warning of prompt.warnings) info(`instructions: ${displaySafe(warning)}`);
+    if (resume !== undefined) {
+      info(`resumed session ${sessionId} (${host.client.history.length} messages)`);
+      if (recovered > 0) {
+        info(`recovered ${recovered} completed step(s) of a turn that was interrupted before it was saved`);
+      }
+      if (!options.json) for (const line of renderHistory(host.client.history, color)) info(line);
+      if (!options.json && host.client.history.length > 0)
+        info(color ? '\u001b[2m── resumed ──\u001b[0m' : '── resumed ──');
+    }
+    const save = async (title: string) => {
+      const spec = host.model.spec;
+      const file = await store.save(sessionId, JSON.parse(host.client.save()), title, {
+        cwd,
+        provider: spec.provider,
+        model: spec.model,
+        baseURL: spec.baseURL,
+        apiKeyEnv: spec.apiKeyEnv,
+      });
+      host.turnSaved();
+      return file;
+    };
     try {
       if (options.command === 'demo' || options.command === 'prompt') {
         const prompt = options.command === 'demo' ? DEMO_PROMPT : (options.prompt ?? '');
-        if (!options.json) info(`› ${clean(prompt)}`);
-        const result = await host.runTurn(prompt);
+        if (options.json) {
+          proc.stdout.write(
+            `${JSON.stringify({
+              type: 'session',
+              sessionId,
+              provider: chosen.resolved.provider,
+              model: chosen.resolved.modelId,
+              cwd,
+              mode,
+              resumed: resume !== undefined,
+            })}\n`,
+          );
+        } else info(`› ${clean(prompt)}`);
+        const attached =
+          options.command === 'prompt' ? await attachMentions(prompt, host.toolkit.workspace) : null;
+        for (const note of attached?.notes ?? []) proc.stderr.write(`${displaySafe(note)}\n`);
+        // Saved before the turn too, so a journal of its steps has a session to rejoin if the process dies.
         await save(prompt.slice(0, 80));
+        const result = await host.runTurn(attached?.prompt ?? prompt);
+        await save(prompt.slice(0, 80));
+        if (oneShot && !options.json && host.lastAnswer.trim() !== '') {
+          proc.stdout.write(host.lastAnswer.endsWith('\n') ? host.lastAnswer : `${host.lastAnswer}\n`);
+        }
         info(`session saved: ${sessionId} (resume with: codeagent --resume ${sessionId})`);
         if (options.command === 'demo') info(`demo workspace left at ${cwd}`);
-        return exitStatusFor(result);
+        const status = exitStatusFor(result);
+        if (oneShot && status === EXIT.completed && host.lastDenials > 0) {
+          if (!showProgress && !options.json) {
+            proc.stderr.write(`codeagent: ${host.lastDenials} tool call(s) denied (exit status 3)\n`);
+          }
+          return EXIT.stopped;
+        }
+        return status;
       }
       return await runRepl({
         host,
@@ -171,6 +293,14 @@ export async function runCli(proc: CliProcess): Promise<number> {
           return sessionId;
         },
         sessionId: () => sessionId,
+        resolveModel: (name) =>
+          switchModel(name, host.model, {
+            ...modelContext,
+            stallSeconds:
+              options.stallTimeoutSeconds ?? config.stallTimeoutSeconds ?? DEFAULT_STALL_TIMEOUT_SECONDS,
+          }),
+        modelNames: Object.keys(config.models ?? {}),
+        historyFile: join(dataDir, 'history'),
         permissions: view,
       });
     } finally {
@@ -181,6 +311,55 @@ export async function runCli(proc: CliProcess): Promise<number> {
     proc.stderr.write(`codeagent: ${clean(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   }
+}
+
+/** How the banner qualifies the window figure. */
+function windowNote(source: WindowSource): string {
+  switch (source) {
+    case 'server':
+      return ' from the server';
+    case 'default':
+      return ' (assumed: unknown model; set --context-window)';
+    case 'flag':
+    case 'config':
+    case 'env':
+    case 'table':
+      return '';
+    default: {
+      const never: never = source;
+      return String(never);
+    }
+  }
+}
+
+/**
+ * The session to resume: `--resume <id>`, `--resume` alone (a picker on a terminal), `--continue` (the newest of
+ * this folder); null for a new session, `'cancelled'` when the user left the picker.
+ */
+async function findSession(
+  options: CliOptions,
+  store: SessionStore,
+  cwd: string,
+  io: { write: (text: string) => void; keys: KeyInput; color: boolean; interactive: boolean },
+): Promise<Awaited<ReturnType<SessionStore['load']>> | null | 'cancelled'> {
+  if (options.continue) {
+    const latest = await store.latestFor(cwd);
+    if (latest === null)
+      throw new Error(`no saved session for ${cwd} to continue (start one with: codeagent)`);
+    return store.load(latest.id);
+  }
+  if (options.resume === null) return null;
+  if (options.resume !== '') return store.load(options.resume);
+  const sessions = await store.list();
+  if (!io.interactive) {
+    const lines = sessions.slice(0, 10).map((s) => `  ${describeSession(s)}`);
+    throw new Error(
+      `--resume needs a session id when there is no terminal to pick one${lines.length > 0 ? `:\n${lines.join('\n')}` : ' (no saved sessions)'}`,
+    );
+  }
+  if (!sessions.some((s) => s.damaged === null)) throw new Error('no saved sessions to resume');
+  const picked = await pickSession(sessions, cwd, io);
+  return picked === null ? 'cancelled' : store.load(picked.id);
 }
 
 /**

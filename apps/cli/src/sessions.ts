@@ -3,12 +3,33 @@ import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promi
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 
+/** What a session file records besides the conversation (never a key). */
+export interface SessionMeta {
+  /** The folder the session ran in. */
+  cwd?: string | undefined;
+  provider?: string | undefined;
+  model?: string | undefined;
+  baseURL?: string | undefined;
+  apiKeyEnv?: string | undefined;
+}
+
 /** One saved session as listed by `/sessions`. */
-export interface SessionEntry {
+export interface SessionEntry extends SessionMeta {
   id: string;
   path: string;
   updatedAt: Date;
   title: string;
+  /** Why the file cannot be resumed (not JSON, not a session...), or null when it is fine. */
+  damaged: string | null;
+}
+
+function metaOf(data: Record<string, unknown>): SessionMeta {
+  const meta: SessionMeta = {};
+  for (const key of ['cwd', 'provider', 'model', 'baseURL', 'apiKeyEnv'] as const) {
+    const value = data[key];
+    if (typeof value === 'string' && value.length <= 4096) meta[key] = value;
+  }
+  return meta;
 }
 
 /** Where the CLI keeps its data: `--data-dir`, else `$CODEAGENT_HOME`, else `~/.codeagent`. */
@@ -34,18 +55,20 @@ export class SessionStore {
   }
 
   /** Writes the session JSON (`client.save()` output) with a title for listings; returns the file path. */
-  async save(id: string, session: unknown, title: string): Promise<string> {
+  async save(id: string, session: unknown, title: string, meta: SessionMeta = {}): Promise<string> {
     if (!ID_PATTERN.test(id)) throw new Error(`invalid session id "${id}"`);
     await mkdir(this.dir, { recursive: true });
     const file = join(this.dir, `${id}.json`);
     const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, `${JSON.stringify({ codeagentCliSession: 1, title, session })}\n`, 'utf8');
+    await writeFile(tmp, `${JSON.stringify({ codeagentCliSession: 1, title, ...meta, session })}\n`, 'utf8');
     await rename(tmp, file);
     return file;
   }
 
   /** Reads a session by id or by path; throws a clear error when it is missing or not a CLI session file. */
-  async load(idOrPath: string): Promise<{ id: string; path: string; session: unknown; title: string }> {
+  async load(
+    idOrPath: string,
+  ): Promise<{ id: string; path: string; session: unknown; title: string; meta: SessionMeta }> {
     const path =
       isAbsolute(idOrPath) || idOrPath.endsWith('.json')
         ? resolve(idOrPath)
@@ -69,7 +92,25 @@ export class SessionStore {
       throw new Error(`session file ${path} is not a codeagent CLI session`);
     }
     const title = 'title' in data && typeof data.title === 'string' ? data.title : '';
-    return { id: basename(path, '.json'), path, session: data.session, title };
+    return {
+      id: basename(path, '.json'),
+      path,
+      session: data.session,
+      title,
+      meta: metaOf(data as Record<string, unknown>),
+    };
+  }
+
+  /** Where the journal of a session's turn in flight goes (not a `.json`, so listings skip it). */
+  journalPath(id: string): string {
+    if (!ID_PATTERN.test(id)) throw new Error(`invalid session id "${id}"`);
+    return join(this.dir, `${id}.turn-journal`);
+  }
+
+  /** The newest resumable session that ran in `cwd`, or null. */
+  async latestFor(cwd: string): Promise<SessionEntry | null> {
+    const wanted = resolve(cwd);
+    return (await this.list()).find((s) => s.damaged === null && s.cwd === wanted) ?? null;
   }
 
   /** Lists saved sessions, newest first. */
@@ -84,16 +125,24 @@ export class SessionStore {
     for (const name of names) {
       if (!name.endsWith('.json')) continue;
       const path = join(this.dir, name);
+      const id = basename(name, '.json');
+      let updatedAt = new Date(0);
       try {
-        const [info, text] = await Promise.all([stat(path), readFile(path, 'utf8')]);
-        const data: unknown = JSON.parse(text);
-        const title =
-          typeof data === 'object' && data !== null && 'title' in data && typeof data.title === 'string'
-            ? data.title
-            : '';
-        entries.push({ id: basename(name, '.json'), path, updatedAt: info.mtime, title });
-      } catch {
-        // A damaged file is listed by nobody: /sessions shows what can be resumed.
+        const info = await stat(path);
+        updatedAt = info.mtime;
+        if (!info.isFile()) throw new Error('not a file');
+        if (info.size > 256 * 1024 * 1024) throw new Error('larger than 256 MiB');
+        const data: unknown = JSON.parse(await readFile(path, 'utf8'));
+        if (typeof data !== 'object' || data === null || Array.isArray(data) || !('session' in data)) {
+          throw new Error('not a codeagent CLI session');
+        }
+        const record = data as Record<string, unknown>;
+        const title = typeof record.title === 'string' ? record.title : '';
+        entries.push({ id, path, updatedAt, title, damaged: null, ...metaOf(record) });
+      } catch (error) {
+        // A damaged file is listed with the reason, never hidden.
+        const reason = error instanceof SyntaxError ? 'not valid JSON' : (error as Error).message;
+        entries.push({ id, path, updatedAt, title: '', damaged: reason.slice(0, 120) });
       }
     }
     return entries.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());

@@ -19,7 +19,14 @@ export class Spinner {
     private readonly write: (text: string) => void,
     private readonly enabled: boolean,
     private readonly now: () => number = Date.now,
+    /** Colours (off under NO_COLOR / --no-color: the spinner then writes plain text). */
+    private readonly color: boolean = true,
   ) {}
+
+  /** Changes what the spinner says it is doing (`thinking`, `running Bash: npm test`). */
+  setLabel(label: string): void {
+    this.label = label;
+  }
 
   /** Starts timing a turn. */
   start(label = 'thinking'): void {
@@ -33,8 +40,11 @@ export class Spinner {
     if (!this.enabled) return;
     const glyph = FRAMES[this.frame % FRAMES.length] ?? '*';
     this.frame += 1;
+    const elapsed = formatElapsed(this.now() - this.startedAt);
     this.write(
-      `\r\x1b[2K\x1b[36m${glyph}\x1b[0m ${this.label} \x1b[2m${formatElapsed(this.now() - this.startedAt)}\x1b[0m`,
+      this.color
+        ? `\r\x1b[2K\x1b[36m${glyph}\x1b[0m ${this.label} \x1b[2m${elapsed}\x1b[0m`
+        : `\r\x1b[2K${glyph} ${this.label} ${elapsed}`,
     );
     this.visible = true;
   }

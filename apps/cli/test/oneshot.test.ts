@@ -52,7 +52,7 @@ describe('codeagent -p and --json', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     const types = events.map((e) => e.type).filter((t) => t !== 'tick');
-    expect(types).toEqual(['tool-request', 'tool-result', 'delta', 'usage', 'end']);
+    expect(types).toEqual(['session', 'tool-request', 'tool-result', 'delta', 'usage', 'end']);
     const result = events.find((e) => e.type === 'tool-result');
     expect(Object.keys(result)).toEqual([
       'type',
@@ -74,16 +74,16 @@ describe('codeagent -p and --json', () => {
       { parts: [{ type: 'tool-call', toolName: 'Write', input: { file_path: 'x.txt', content: 'x' } }] },
       { parts: [{ type: 'text', text: 'ok' }] },
     ]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/approval needed for Write .* no terminal to ask: denied/);
-    expect(r.stdout).toContain('Permission denied for Write');
+    expect(r.stdout).toBe('ok\n');
     expect(existsSync(join(root, 'work', 'x.txt'))).toBe(false);
   });
 
   it('exits 1 with the error when the model fails, and 2 on bad usage', async () => {
     const { r } = await runScript([{ throws: 'HTTP 401 Unauthorized: bad key' }]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/error/);
+    expect(r.stderr).toMatch(/error/);
     const usage = await cli(['--mode', 'yolo']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('unknown --mode "yolo"');

@@ -58,12 +58,13 @@ describe('codeagent permissions the agent cannot rewrite', () => {
   it('a cloned repository allowing Bash does not run Bash unasked; --trust applies it', async () => {
     const w = await workspace('Bash', { command: 'echo pwned > pwned.txt' });
     await writeFile(w.settings, JSON.stringify({ rules: { allow: ['Bash'] } }));
-    const r = await cli(w.args());
-    expect(r.code).toBe(0);
+    const r = await cli(w.args('--verbose'));
+    // A denied call: exit 3, as --help says; the card (with --verbose) goes to stderr.
+    expect(r.code).toBe(3);
     expect(r.stderr).toContain(
       `codeagent: workspace not trusted: ignored 1 entry of ${w.settings} that would widen permissions (rules.allow[0] "Bash"); pass --trust to apply them`,
     );
-    expect(r.stdout).toContain('Permission denied for Bash');
+    expect(r.stderr).toContain('Permission denied for Bash');
     expect(existsSync(join(w.work, 'pwned.txt'))).toBe(false);
     const trusted = await cli(w.args('--trust'));
     expect(trusted.code).toBe(0);
@@ -75,14 +76,14 @@ describe('codeagent permissions the agent cannot rewrite', () => {
       file_path: '.codeagent/settings.json',
       content: '{"rules":{"allow":["Bash"]}}',
     });
-    const r = await cli(w.args('--mode', 'accept_edits'));
-    expect(r.stdout).toContain('Permission denied for Write');
+    const r = await cli(w.args('--mode', 'accept_edits', '--verbose'));
+    expect(r.stderr).toContain('Permission denied for Write');
     expect(r.stderr).toMatch(/approval needed for Write .* no terminal to ask: denied/);
     expect(existsSync(w.settings)).toBe(false);
     // The session store and trust list in the data dir are protected too.
     const store = await workspace('Write', { file_path: '../data/trusted-workspaces.json', content: '{}' });
-    const s = await cli(store.args('--mode', 'accept_edits'));
-    expect(s.stdout).toContain('Permission denied for Write');
+    const s = await cli(store.args('--mode', 'accept_edits', '--verbose'));
+    expect(s.stderr).toContain('Permission denied for Write');
   });
 
   it('refuses to start, naming the file, when a settings file is a FIFO (no hang)', async () => {

@@ -66,6 +66,26 @@ export class TmuxSession {
     await this.tmux('send-keys', '-t', this.name, '-l', text);
   }
 
+  /** Pastes text as a terminal does: bracketed (`ESC[200~ ... ESC[201~`) when the program asked for it. */
+  async paste(text: string): Promise<void> {
+    const buffer = `codeagent-paste-${Math.random().toString(36).slice(2, 8)}`;
+    await this.tmux('set-buffer', '-b', buffer, text);
+    await this.tmux('paste-buffer', '-p', '-d', '-b', buffer, '-t', this.name);
+  }
+
+  /** Process id of the program (the child of the pane's shell), once it runs. */
+  async programPid(): Promise<number | null> {
+    const shell = (await this.tmux('display-message', '-p', '-t', this.name, '#{pane_pid}')).trim();
+    const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', shell]).catch(() => ({ stdout: '' }));
+    const pid = Number(stdout.trim().split(/\s+/u)[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  }
+
+  /** Resizes the terminal (the program gets SIGWINCH and a new `columns`). */
+  async resize(width: number, height = 40): Promise<void> {
+    await this.tmux('resize-window', '-t', this.name, '-x', String(width), '-y', String(height));
+  }
+
   /** Sends tmux key names such as `Enter`, `C-c`, `Down`. */
   async keys(...keys: string[]): Promise<void> {
     await this.tmux('send-keys', '-t', this.name, ...keys);

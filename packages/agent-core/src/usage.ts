@@ -4,13 +4,13 @@ import type { ModelMessage } from 'ai';
 export interface WarningState {
   /** Percent of the compaction threshold still free, 0..100, rounded. */
   readonly percentLeft: number;
-  /** At or above the warning level (`threshold - 20000`). */
+  /** At or above the warning level (`threshold - min(20000, threshold / 4)`). */
   readonly aboveWarning: boolean;
-  /** At or above the error level (`threshold - 10000`), a distinct, higher level than the warning. */
+  /** At or above the error level (`threshold - min(10000, threshold / 8)`), a distinct, higher level than the warning. */
   readonly aboveError: boolean;
   /** At or above the auto-compaction threshold. */
   readonly aboveCompact: boolean;
-  /** At or above the blocking level (`effective - 3000`): a request this large is refused. */
+  /** At or above the blocking level (`effective - min(3000, effective / 10)`): a request this large is refused. */
   readonly atBlocking: boolean;
 }
 
@@ -32,28 +32,36 @@ export interface Usage {
 
 /** The token levels derived from a context window and a max output size. */
 export interface TokenThresholds {
-  /** `window - min(maxOutput, 20000)`. */
+  /** `window - min(maxOutput, 20000, window / 2)`. */
   readonly effective: number;
-  /** `effective - 13000`: auto-compaction starts here. */
+  /** `effective - min(13000, effective / 3)`: auto-compaction starts here. */
   readonly threshold: number;
-  /** `threshold - 20000`. */
+  /** `threshold - min(20000, threshold / 4)`. */
   readonly warning: number;
-  /** `threshold - 10000`. */
+  /** `threshold - min(10000, threshold / 8)`. */
   readonly error: number;
-  /** `effective - 3000`. */
+  /** `effective - min(3000, effective / 10)`. */
   readonly blocking: number;
 }
 
-/** Computes the level table of CONTRACTS.md §3 for a context window and a max output size. */
+/**
+ * Computes the level table of CONTRACTS.md §3 for a context window and a max output size. Each margin is the
+ * contract's fixed number or a fraction, whichever is smaller, so the levels scale with small windows and stay
+ * positive and ordered (`0 < warning < error < threshold < blocking < effective`) for any window of 4,096 tokens or
+ * more. Compaction and blocking levels are the fixed-margin ones from 40k tokens up, warning and error from about
+ * 110k tokens up.
+ */
 export function tokenThresholds(contextWindow: number, maxOutputTokens: number): TokenThresholds {
-  const effective = contextWindow - Math.min(maxOutputTokens, 20_000);
-  const threshold = effective - 13_000;
+  const finite = (n: number) => (Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 0);
+  const window = finite(contextWindow);
+  const effective = window - Math.min(finite(maxOutputTokens), 20_000, Math.floor(window / 2));
+  const threshold = effective - Math.min(13_000, Math.floor(effective / 3));
   return {
     effective,
     threshold,
-    warning: threshold - 20_000,
-    error: threshold - 10_000,
-    blocking: effective - 3_000,
+    warning: threshold - Math.min(20_000, Math.floor(threshold / 4)),
+    error: threshold - Math.min(10_000, Math.floor(threshold / 8)),
+    blocking: effective - Math.min(3_000, Math.floor(effective / 10)),
   };
 }
 

@@ -35,6 +35,53 @@ describe('usage and warning state', () => {
     expect(warningStateFor(0, t).percentLeft).toBe(100);
   });
 
+  it('levels scale with small windows: positive, ordered, no warning on an empty context (property)', () => {
+    // The old fixed margins put the warning of a 32k window below zero: a false alarm on every turn.
+    const t = tokenThresholds(32_768, 4_096);
+    expect(t).toEqual({
+      effective: 28_672,
+      threshold: 19_115,
+      warning: 14_337,
+      error: 16_726,
+      blocking: 25_805,
+    });
+    expect(warningStateFor(1_200, t)).toMatchObject({ aboveWarning: false, percentLeft: 94 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 4_096, max: 10_000_000 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (window, maxOut) => {
+          const l = tokenThresholds(window, maxOut);
+          expect(0).toBeLessThan(l.warning);
+          expect(l.warning).toBeLessThan(l.error);
+          expect(l.error).toBeLessThan(l.threshold);
+          expect(l.threshold).toBeLessThan(l.blocking);
+          expect(l.blocking).toBeLessThan(l.effective);
+          expect(l.effective).toBeLessThanOrEqual(window);
+          expect(warningStateFor(0, l)).toEqual({
+            percentLeft: 100,
+            aboveWarning: false,
+            aboveError: false,
+            aboveCompact: false,
+            atBlocking: false,
+          });
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+    // Tiny or nonsense windows never throw and never produce NaN.
+    for (const [w, m] of [
+      [0, 0],
+      [1, 1],
+      [100, 4_096],
+      [-5, 10],
+      [Number.NaN, 1],
+    ] as const) {
+      const l = tokenThresholds(w, m);
+      for (const v of Object.values(l)) expect(Number.isNaN(v)).toBe(false);
+    }
+  });
+
   it('levels are monotonic in the token count (property)', () => {
     fc.assert(
       fc.property(

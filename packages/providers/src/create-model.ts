@@ -6,6 +6,7 @@ import { demoModel } from './demo.js';
 import { ProvidersError } from './errors.js';
 import { describe, type ModelLimitsOverride, modelLimits } from './limits.js';
 import { type Script, type ScriptedModelOptions, scriptedModel } from './scripted.js';
+import { withStallTimeout } from './stall.js';
 
 /** The providers {@link createModel} knows. */
 export type ProviderName = 'openai-compatible' | 'openai' | 'anthropic' | 'scripted';
@@ -27,6 +28,11 @@ export interface HttpModelConfigBase extends ModelLimitsOverride {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Custom fetch. */
   readonly fetch?: FetchFunction | undefined;
+  /**
+   * Abort a request that receives no bytes for this many milliseconds (before the headers or between chunks),
+   * with a `ProvidersError` `stalled`; unset: wait as long as the server does.
+   */
+  readonly stallTimeoutMs?: number | undefined;
 }
 
 /** Any server that speaks the OpenAI chat-completions protocol: Ollama, vLLM, LM Studio, llama.cpp, OpenRouter... */
@@ -167,6 +173,16 @@ function httpSettings(config: Record<string, unknown>) {
   if (fetch !== undefined && typeof fetch !== 'function') {
     throw new ProvidersError('invalid_config', 'fetch must be a function', { field: 'fetch' });
   }
+  const stall = config.stallTimeoutMs;
+  if (stall !== undefined && (typeof stall !== 'number' || !Number.isFinite(stall) || stall <= 0)) {
+    throw new ProvidersError(
+      'invalid_config',
+      `stallTimeoutMs must be a positive number, got ${describe(stall)}`,
+      {
+        field: 'stallTimeoutMs',
+      },
+    );
+  }
   return {
     ...(headers === undefined ? {} : { headers: { ...(headers as Record<string, string>) } }),
     ...(fetch === undefined ? {} : { fetch: fetch as FetchFunction }),
@@ -177,13 +193,15 @@ function resolved(
   provider: ProviderName,
   model: LanguageModelV3,
   modelId: string,
-  config: ModelLimitsOverride,
+  config: ModelLimitsOverride & { readonly stallTimeoutMs?: number | undefined },
 ) {
   const limits = modelLimits(modelId, {
     contextWindow: config.contextWindow,
     maxOutputTokens: config.maxOutputTokens,
   });
-  return { model, provider, modelId, ...limits } satisfies ResolvedModel;
+  const stall = config.stallTimeoutMs;
+  const guarded = stall === undefined ? model : withStallTimeout(model, stall);
+  return { model: guarded, provider, modelId, ...limits } satisfies ResolvedModel;
 }
 
 /**

@@ -48,8 +48,63 @@ function usage(step: number) {
   return { inputTokens: input, cacheReadTokens: step === 0 ? 0 : input - 700, outputTokens: 90 + step * 7 };
 }
 
-function call(toolName: string, input: Record<string, unknown>, intent: string) {
-  return { type: 'tool-call' as const, toolName, input: { ...input, _intent: intent } };
+function call(toolName: string, input: Record<string, unknown>, intent: string, toolCallId?: string) {
+  return {
+    type: 'tool-call' as const,
+    toolName,
+    input: { ...input, _intent: intent },
+    ...(toolCallId === undefined ? {} : { toolCallId }),
+  };
+}
+
+/** Call ids of the steps whose outcome a later text reports, so no text claims what did not happen. */
+const IDS = Object.freeze({
+  glob: 'call_demo_glob',
+  readGreet: 'call_demo_read_greet',
+  readLogo: 'call_demo_read_logo',
+  grep: 'call_demo_grep',
+  edit: 'call_demo_edit',
+  write: 'call_demo_write',
+  listing: 'call_demo_listing',
+  changelog: 'call_demo_changelog',
+  todos: 'call_demo_todos',
+  jobOutput: 'call_demo_job_output',
+  jobKill: 'call_demo_job_kill',
+  remove: 'call_demo_remove',
+});
+
+/** What became of one call: its result, read from the prompt. */
+type Outcome = 'ok' | 'denied' | 'failed' | 'missing';
+
+function outcomeOf(context: ScriptContext, toolCallId: string): Outcome {
+  const result = context.allToolResults.find((r) => r.toolCallId === toolCallId);
+  if (result === undefined) return 'missing';
+  if (result.denied) return 'denied';
+  return result.isError ? 'failed' : 'ok';
+}
+
+/** Why a call did not do its work, as a short clause ("was denied by the permission gate"). */
+function notDone(outcome: Exclude<Outcome, 'ok'>): string {
+  switch (outcome) {
+    case 'denied':
+      return 'was denied by the permission gate';
+    case 'failed':
+      return 'failed';
+    case 'missing':
+      return 'got no result';
+    default:
+      return assertNever(outcome);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unreachable outcome ${String(value)}`);
+}
+
+/** A sentence about one call: `done` when it worked, else what happened to it. */
+function report(context: ScriptContext, toolCallId: string, done: string, what: string): string {
+  const outcome = outcomeOf(context, toolCallId);
+  return outcome === 'ok' ? done : `${what} ${notDone(outcome)}`;
 }
 
 /** Finds a job id in a background Bash result, whatever shape the host's tool gives it (only its start is read). */
@@ -84,8 +139,8 @@ export function findJobId(result: string): string | undefined {
   return undefined;
 }
 
-function lastResult(context: ScriptContext, toolName: string): ScriptToolResult | undefined {
-  return context.toolResults.findLast((result) => result.toolName === toolName);
+function result(context: ScriptContext, toolCallId: string): ScriptToolResult | undefined {
+  return context.allToolResults.find((r) => r.toolCallId === toolCallId);
 }
 
 const TODOS = {
@@ -106,6 +161,7 @@ const TODOS = {
         ],
       },
       'Track what is done and what is left',
+      IDS.todos,
     ),
   ],
   usage: usage(7),
@@ -113,8 +169,8 @@ const TODOS = {
 
 /** The job id the background call `toolCallId` reported, if its result is in the prompt. */
 function jobIdOf(context: ScriptContext, toolCallId: string): string | undefined {
-  const result = context.allToolResults.find((r) => r.toolCallId === toolCallId);
-  return result === undefined || result.isError ? undefined : findJobId(result.text);
+  const found = result(context, toolCallId);
+  return found === undefined || found.isError ? undefined : findJobId(found.text);
 }
 
 function jobStep(context: ScriptContext): ScriptTurn {
@@ -125,20 +181,20 @@ function jobStep(context: ScriptContext): ScriptTurn {
   if (buildJob !== undefined) {
     parts.push(
       { type: 'text', text: `The build runs as job ${buildJob}. Let me read what it printed.\n` },
-      call('job_output', { job_id: buildJob }, 'Collect the background build output'),
+      call('job_output', { job_id: buildJob }, 'Collect the background build output', IDS.jobOutput),
     );
   }
   if (watchJob !== undefined) {
     parts.push(
       { type: 'text', text: `The watcher (job ${watchJob}) is not needed any more, so I will stop it.\n` },
-      call('job_kill', { job_id: watchJob }, 'Stop the file watcher'),
+      call('job_kill', { job_id: watchJob }, 'Stop the file watcher', IDS.jobKill),
     );
   }
   if (parts.length === 0) {
     parts.push(
       {
         type: 'text',
-        text: 'The background jobs did not report ids; I will look at the build folder instead.\n',
+        text: 'The background jobs did not start (or reported no ids); I will look at the build folder instead.\n',
       },
       {
         type: 'tool-call',
@@ -151,38 +207,120 @@ function jobStep(context: ScriptContext): ScriptTurn {
   return { parts, usage: usage(8), delayMs: 20 };
 }
 
+function afterGlob(context: ScriptContext): ScriptTurn {
+  const glob = outcomeOf(context, IDS.glob);
+  const lead =
+    glob === 'ok'
+      ? 'There is a small `src/` folder and a logo. Let me read the greeting helper and look at the logo.\n'
+      : `Listing the files ${notDone(glob)}, so I will try the files I expect directly.\n`;
+  return {
+    parts: [
+      { type: 'text', text: lead },
+      call('Read', { file_path: 'src/greet.ts' }, 'Understand greet() before changing it', IDS.readGreet),
+      call('Read', { file_path: 'assets/logo.png' }, 'See the project logo', IDS.readLogo),
+    ],
+    usage: usage(1),
+  };
+}
+
+function afterRead(context: ScriptContext): ScriptTurn {
+  const read = result(context, IDS.readGreet);
+  const lead =
+    read !== undefined && !read.isError && read.text.includes('TODO')
+      ? 'It has a TODO. Let me look for other TODO notes in the project.\n'
+      : 'Let me look for TODO notes in the project.\n';
+  return {
+    parts: [
+      { type: 'text', text: lead },
+      call('Grep', { pattern: 'TODO', path: '.' }, 'Find open TODO notes', IDS.grep),
+    ],
+    usage: usage(2),
+  };
+}
+
+function afterChangelog(context: ScriptContext): ScriptTurn {
+  const changelog = outcomeOf(context, IDS.changelog);
+  const lead =
+    changelog === 'failed'
+      ? 'No changelog then. Let me start a (pretend) build and a file watcher in the background.\n'
+      : 'Next, let me start a (pretend) build and a file watcher in the background.\n';
+  return {
+    parts: [
+      { type: 'text', text: lead },
+      {
+        type: 'tool-call',
+        toolName: 'Bash',
+        toolCallId: BUILD_CALL_ID,
+        input: {
+          command: "echo 'compiling 3 files...' && echo 'build finished'",
+          description: 'Pretend build',
+          run_in_background: true,
+        },
+      },
+      {
+        type: 'tool-call',
+        toolName: 'Bash',
+        toolCallId: WATCH_CALL_ID,
+        input: {
+          command: "echo 'watching src/ for changes...' && sleep 30",
+          description: 'Pretend file watcher',
+          run_in_background: true,
+        },
+      },
+    ],
+    usage: usage(6),
+  };
+}
+
+/** The closing summary: every line is read from the tool results in the prompt, never assumed. */
 function summaryStep(context: ScriptContext): ScriptTurn {
-  const removal = lastResult(context, 'Bash');
+  const removal = outcomeOf(context, IDS.remove);
   const all = context.allToolResults;
-  const failed = all.filter((result) => result.isError && !result.denied).length;
-  const denied = all.filter((result) => result.denied).length;
+  const failed = all.filter((r) => r.isError && !r.denied).length;
+  const denied = all.filter((r) => r.denied).length;
   const acknowledgement =
-    removal === undefined
+    removal === 'missing'
       ? 'I did not get an answer for the clean-up, so I left the build folder as it was.'
-      : removal.denied
+      : removal === 'denied'
         ? `The permission gate denied \`${DEMO_DENIED_COMMAND}\`, so I left the build folder alone. ` +
           'Allow it in your policy if you really want it gone.'
-        : removal.isError
+        : removal === 'failed'
           ? `\`${DEMO_DENIED_COMMAND}\` failed, so the build folder may still be there.`
           : `\`${DEMO_DENIED_COMMAND}\` ran: your policy allowed it, so the build folder is gone.`;
+  const shellIds = [IDS.listing, IDS.changelog, BUILD_CALL_ID, WATCH_CALL_ID];
+  const shellRan = shellIds.filter((id) => {
+    const found = result(context, id);
+    return found !== undefined && !found.denied;
+  }).length;
+  const lines = [
+    report(context, IDS.glob, 'listed the TypeScript files', 'listing the files'),
+    report(context, IDS.grep, 'searched for TODO notes', 'the TODO search'),
+    report(context, IDS.readGreet, 'read `src/greet.ts`', 'reading `src/greet.ts`'),
+    report(context, IDS.edit, 'switched `greet()` to a template literal', 'the edit of `src/greet.ts`'),
+    report(context, IDS.write, 'created `src/farewell.ts`', 'creating `src/farewell.ts`'),
+    shellRan === 0
+      ? 'no shell command ran'
+      : `ran ${shellRan} of ${shellIds.length} shell commands (coloured output, a failing command, background jobs)`,
+    report(context, IDS.jobOutput, 'read the background build output', 'reading the build output'),
+    report(context, IDS.jobKill, 'stopped the file watcher', 'stopping the watcher'),
+    report(context, IDS.todos, 'updated the todo list', 'the todo list update'),
+  ];
   return {
     parts: [
       {
         type: 'reasoning',
-        text: removal?.denied
-          ? 'The clean-up was refused by the host. I must not retry it another way; report and stop.'
-          : 'The clean-up step is settled. Time to summarise.',
+        text:
+          removal === 'denied'
+            ? 'The clean-up was refused by the host. I must not retry it another way; report and stop.'
+            : 'The clean-up step is settled. Time to summarise what really happened.',
       },
       {
         type: 'text',
         text:
           `${acknowledgement}\n\n` +
           'Summary of the tour:\n' +
-          '- listed the TypeScript files and searched for TODO notes;\n' +
-          '- read `src/greet.ts` and switched it to a template literal;\n' +
-          '- created `src/farewell.ts`;\n' +
-          '- ran shell commands (coloured output, a failing command, background jobs: one read, one stopped);\n' +
-          '- updated the todo list.\n\n' +
+          lines.map((line) => `- ${line};\n`).join('') +
+          '\n' +
           `${all.length} tool results, ${failed} failed, ${denied} denied by the permission gate.`,
       },
     ],
@@ -193,7 +331,8 @@ function summaryStep(context: ScriptContext): ScriptTurn {
 /**
  * The built-in demo script: a tour of a sample workspace (see `copyDemoWorkspace` in
  * `@codeagent/providers/node`) that calls every built-in tool with workspace-relative paths,
- * meets a denial (`rm -rf build`, refused by {@link DEMO_PERMISSIONS}) and acknowledges it.
+ * meets a denial (`rm -rf build`, refused by {@link DEMO_PERMISSIONS}) and acknowledges it. Every text that
+ * follows a call is chosen from that call's result, so a denied or failed step is never reported as done.
  */
 export function demoScript(): Script {
   return [
@@ -204,28 +343,12 @@ export function demoScript(): Script {
           text: 'A new workspace. First get an overview of the source files before touching anything.',
         },
         { type: 'text', text: "I'll start by listing the TypeScript files in this workspace.\n" },
-        call('Glob', { pattern: '**/*.ts' }, 'See which TypeScript files exist'),
+        call('Glob', { pattern: '**/*.ts' }, 'See which TypeScript files exist', IDS.glob),
       ],
       usage: usage(0),
     },
-    {
-      parts: [
-        {
-          type: 'text',
-          text: 'There is a small `src/` folder and a logo. Let me read the greeting helper and look at the logo.\n',
-        },
-        call('Read', { file_path: 'src/greet.ts' }, 'Understand greet() before changing it'),
-        call('Read', { file_path: 'assets/logo.png' }, 'See the project logo'),
-      ],
-      usage: usage(1),
-    },
-    {
-      parts: [
-        { type: 'text', text: 'It has a TODO. Let me look for other TODO notes in the project.\n' },
-        call('Grep', { pattern: 'TODO', path: '.' }, 'Find open TODO notes'),
-      ],
-      usage: usage(2),
-    },
+    afterGlob,
+    afterRead,
     {
       parts: [
         {
@@ -237,8 +360,14 @@ export function demoScript(): Script {
           'Edit',
           { file_path: 'src/greet.ts', old_string: GREET_OLD, new_string: GREET_NEW },
           'Use a template literal in greet()',
+          IDS.edit,
         ),
-        call('Write', { file_path: 'src/farewell.ts', content: FAREWELL }, 'Add the farewell helper'),
+        call(
+          'Write',
+          { file_path: 'src/farewell.ts', content: FAREWELL },
+          'Add the farewell helper',
+          IDS.write,
+        ),
       ],
       usage: usage(3),
     },
@@ -248,6 +377,7 @@ export function demoScript(): Script {
         {
           type: 'tool-call',
           toolName: 'Bash',
+          toolCallId: IDS.listing,
           input: { command: COLOURED_LISTING, description: 'List sources and show a coloured status line' },
         },
       ],
@@ -259,40 +389,13 @@ export function demoScript(): Script {
         {
           type: 'tool-call',
           toolName: 'Bash',
+          toolCallId: IDS.changelog,
           input: { command: 'cat CHANGELOG.md', description: 'Show the changelog, if any' },
         },
       ],
       usage: usage(5),
     },
-    {
-      parts: [
-        {
-          type: 'text',
-          text: 'No changelog then. Let me start a (pretend) build and a file watcher in the background.\n',
-        },
-        {
-          type: 'tool-call',
-          toolName: 'Bash',
-          toolCallId: BUILD_CALL_ID,
-          input: {
-            command: "echo 'compiling 3 files...' && echo 'build finished'",
-            description: 'Pretend build',
-            run_in_background: true,
-          },
-        },
-        {
-          type: 'tool-call',
-          toolName: 'Bash',
-          toolCallId: WATCH_CALL_ID,
-          input: {
-            command: "echo 'watching src/ for changes...' && sleep 30",
-            description: 'Pretend file watcher',
-            run_in_background: true,
-          },
-        },
-      ],
-      usage: usage(6),
-    },
+    afterChangelog,
     TODOS,
     jobStep,
     {
@@ -301,6 +404,7 @@ export function demoScript(): Script {
         {
           type: 'tool-call',
           toolName: 'Bash',
+          toolCallId: IDS.remove,
           input: { command: DEMO_DENIED_COMMAND, description: 'Remove the build folder' },
         },
       ],

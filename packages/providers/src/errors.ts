@@ -4,7 +4,8 @@ export type ProvidersErrorCode =
   | 'invalid_config'
   | 'unknown_provider'
   | 'ambiguous_provider'
-  | 'invalid_script';
+  | 'invalid_script'
+  | 'stalled';
 
 /** The one error class of `@codeagent/providers`: a clear message plus a stable `code` to branch on. */
 export class ProvidersError extends Error {

@@ -30,8 +30,13 @@ export {
 export type { ProvidersErrorCode } from './errors.js';
 export { isProvidersError, ProvidersError } from './errors.js';
 export type { JsonValue } from './json.js';
+export type { FetchServerModelOptions, ServerModelInfo } from './server-models.js';
+export { fetchServerModelInfo, parseServerModels } from './server-models.js';
+export { withStallTimeout } from './stall.js';
 export type { ModelLimits, ModelLimitsEntry, ModelLimitsOverride } from './limits.js';
 export { DEFAULT_MODEL_LIMITS, MODEL_LIMITS, modelLimits } from './limits.js';
+export type { ModelPricing, ModelPricingEntry } from './pricing.js';
+export { MODEL_PRICING, modelPricing } from './pricing.js';
 export type {
   Script,
   ScriptContext,

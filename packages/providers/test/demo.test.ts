@@ -61,7 +61,11 @@ interface HostRun {
 }
 
 /** A stand-in for a host: the built-in tools over a real temp workspace, with the demo's permission rule. */
-function hostTools(cwd: string, run: HostRun, options: { enforceDeny: boolean }): ToolSet {
+function hostTools(
+  cwd: string,
+  run: HostRun,
+  options: { enforceDeny: boolean; denyTools?: readonly string[] },
+): ToolSet {
   const inside = (file: unknown) => {
     expect(typeof file).toBe('string');
     expect(path.isAbsolute(String(file))).toBe(false);
@@ -70,6 +74,9 @@ function hostTools(cwd: string, run: HostRun, options: { enforceDeny: boolean })
   const record = (toolName: string, execute: (input: Record<string, unknown>) => unknown) =>
     looseTool(async (input) => {
       run.calls.push({ toolName, input });
+      if (options.denyTools?.includes(toolName)) {
+        throw new Error(`Permission denied for ${toolName} (the user said no)`);
+      }
       expect(typeof input._intent === 'string' || input._intent === undefined).toBe(true);
       return execute(input);
     });
@@ -114,7 +121,11 @@ function hostTools(cwd: string, run: HostRun, options: { enforceDeny: boolean })
   };
 }
 
-async function runDemo(options: { enforceDeny: boolean; disableDelays?: boolean }) {
+async function runDemo(options: {
+  enforceDeny: boolean;
+  disableDelays?: boolean;
+  denyTools?: readonly string[];
+}) {
   const cwd = await copyDemoWorkspace(path.join(await tempDir(), 'ws'));
   const run: HostRun = { calls: [], jobs: 0 };
   const model = demoModel({ disableDelays: options.disableDelays ?? true });
@@ -185,6 +196,30 @@ describe('the demo script through streamText and a stand-in host', () => {
     await expect(stat(path.join(cwd, 'build'))).rejects.toThrow();
   });
 
+  it('never claims a step the host refused: denied edits, writes and jobs are reported as denied', async () => {
+    const { cwd, text } = await runDemo({
+      enforceDeny: true,
+      denyTools: ['Edit', 'Write', 'TodoWrite', 'job_kill'],
+    });
+    expect(text).not.toContain('created `src/farewell.ts`');
+    expect(text).not.toContain('switched `greet()`');
+    expect(text).not.toContain('updated the todo list');
+    expect(text).not.toContain('stopped the file watcher');
+    expect(text).toContain('creating `src/farewell.ts` was denied by the permission gate');
+    expect(text).toContain('the edit of `src/greet.ts` was denied by the permission gate');
+    expect(text).toContain('the todo list update was denied by the permission gate');
+    expect(text).toMatch(/5 denied by the permission gate/u);
+    await expect(stat(path.join(cwd, 'src/farewell.ts'))).rejects.toThrow();
+  });
+
+  it('says the listing failed instead of describing files it never saw', async () => {
+    const { text, run } = await runDemo({ enforceDeny: true, denyTools: ['Glob', 'Read', 'Bash'] });
+    expect(text).toContain('listing the files was denied by the permission gate');
+    expect(text).toContain('no shell command ran');
+    expect(text).not.toContain('ran shell commands');
+    expect(run.calls.some((c) => c.toolName === 'job_output')).toBe(false);
+  });
+
   it('is deterministic: two runs make the same calls with the same arguments', async () => {
     const a = await runDemo({ enforceDeny: true });
     const b = await runDemo({ enforceDeny: true });
@@ -200,9 +235,20 @@ describe('the demo script through streamText and a stand-in host', () => {
 
   it('uses only workspace-relative paths that exist in the shipped workspace', async () => {
     const files = await walk(demoWorkspacePath());
-    const calls = demoScript().flatMap((step) =>
-      typeof step === 'object' ? (step.parts ?? []).filter((p) => p.type === 'tool-call') : [],
-    );
+    // Step functions are evaluated on an empty prompt: their calls do not depend on what came before.
+    const empty = {
+      prompt: [],
+      requestIndex: 0,
+      toolResults: [],
+      allToolResults: [],
+      lastUserText: '',
+      toolNames: [],
+    };
+    const calls = demoScript().flatMap((entry) => {
+      const step = typeof entry === 'function' ? entry(empty) : entry;
+      return typeof step === 'object' ? (step.parts ?? []).filter((p) => p.type === 'tool-call') : [];
+    });
+    expect(calls.filter((c) => c.toolName === 'Read')).toHaveLength(2);
     for (const call of calls) {
       const input = call.input as Record<string, unknown>;
       if (call.toolName === 'Read' || call.toolName === 'Edit') expect(files).toContain(input.file_path);

@@ -10,6 +10,7 @@ describe('public surface', () => {
       'DEMO_PERMISSIONS',
       'ENV_VARS',
       'MODEL_LIMITS',
+      'MODEL_PRICING',
       'PROVIDER_NAMES',
       'ProvidersError',
       'SCRIPT_EXHAUSTED_TEXT',
@@ -17,12 +18,16 @@ describe('public surface', () => {
       'createModel',
       'demoModel',
       'demoScript',
+      'fetchServerModelInfo',
       'findJobId',
       'isProvidersError',
       'modelFromEnv',
       'modelLimits',
+      'modelPricing',
+      'parseServerModels',
       'promptToolResults',
       'scriptedModel',
+      'withStallTimeout',
     ]);
   });
 
