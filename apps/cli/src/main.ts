@@ -191,8 +191,10 @@ export async function runCli(proc: CliProcess): Promise<number> {
     });
     for (const warning of host.ruleWarnings(view.sources))
       proc.stderr.write(`codeagent: warning: ${clean(warning)}\n`);
-    // SIGINT/SIGTERM/SIGHUP and exit end the session's process groups: nothing is left re-parented to init.
+    // SIGINT/SIGTERM/SIGHUP and exit end the session's process groups: nothing is left re-parented to init. The REPL
+    // keeps SIGINT for its own Ctrl+C (the first interrupts or arms, the second exits through the exit hook).
     const stopSignals = killChildrenOnExit((signal) => host.toolkit.killAll(signal), {
+      ...(options.command === 'repl' ? { signals: ['SIGTERM', 'SIGHUP'] as const } : {}),
       beforeExit: () => {
         if (proc.stdin.isTTY === true) proc.stdin.setRawMode(false);
       },

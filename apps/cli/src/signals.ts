@@ -19,12 +19,18 @@ export interface SignalTarget {
  */
 export function killChildrenOnExit(
   kill: (signal: NodeJS.Signals | 0) => number,
-  options: { graceMs?: number; beforeExit?: () => void; target?: SignalTarget } = {},
+  options: {
+    graceMs?: number;
+    beforeExit?: () => void;
+    target?: SignalTarget;
+    /** The signals handled (default {@link EXIT_SIGNALS}); the REPL keeps SIGINT for its own Ctrl+C. */
+    signals?: readonly (typeof EXIT_SIGNALS)[number][];
+  } = {},
 ): () => Promise<void> {
   const target: SignalTarget = options.target ?? process;
   const grace = options.graceMs ?? 300;
   let ending = false;
-  const handlers = EXIT_SIGNALS.map((signal) => {
+  const handlers = (options.signals ?? EXIT_SIGNALS).map((signal) => {
     const handler = (): void => {
       if (ending) return;
       ending = true;
