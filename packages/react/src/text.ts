@@ -1,0 +1,69 @@
+import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
+
+/** Converts an untrusted value to a string without throwing (`null`/`undefined`/unconvertible give `''`). */
+export function toText(x: unknown): string {
+  if (typeof x === 'string') return x;
+  if (x === undefined || x === null) return '';
+  try {
+    return String(x);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Untrusted text made safe to show as plain text: every terminal escape, control character (but `\n` and
+ * `\t`) and bidi override/isolate is removed. React escapes the rest for HTML exactly once.
+ */
+export function plainText(x: unknown): string {
+  return sanitizeTerminalText(toText(x), { keepSgr: false });
+}
+
+/** {@link plainText} on one line: line breaks and tabs become spaces (titles, names, paths). */
+export function inlineText(x: unknown): string {
+  return plainText(x).replace(/[\n\t]/g, ' ');
+}
+
+/** JSON of an untrusted value for display; never throws (cycles, bigint, throwing getters give a marker). */
+export function displayJson(x: unknown): string {
+  try {
+    const seen = new WeakSet<object>();
+    const json = JSON.stringify(
+      x,
+      (_key, value: unknown) => {
+        if (typeof value === 'bigint') return `${value}n`;
+        if (typeof value === 'object' && value !== null) {
+          if (seen.has(value)) return '[Circular]';
+          seen.add(value);
+        }
+        return value;
+      },
+      2,
+    );
+    return json === undefined ? toText(x) : json;
+  } catch {
+    return '[unserialisable value]';
+  }
+}
+
+/** A plain object (not an array, not null). */
+export type Dict = Record<string, unknown>;
+
+/** Whether `x` is a plain object. */
+export const isDict = (x: unknown): x is Dict => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** Reads `o[key]` without throwing (a hostile getter gives `undefined`). */
+export function read(o: unknown, key: string): unknown {
+  if (typeof o !== 'object' || o === null) return undefined;
+  try {
+    return Object.hasOwn(o, key) ? (o as Dict)[key] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a string field, or `undefined`. */
+export function readString(o: unknown, key: string): string | undefined {
+  const v = read(o, key);
+  return typeof v === 'string' ? v : undefined;
+}
