@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { PERMISSION_MODES } from '@codeagent/permission-gate';
 import { createUIMessageStreamResponse } from 'ai';
 import { Hono } from 'hono';
@@ -43,9 +43,10 @@ export function createApp(options: AppOptions): Hono {
     '/api/*',
     bodyLimit({ maxSize: 8 * 1024 * 1024, onError: (c) => c.text('request too large', 413) }),
   );
-  // State-changing calls must be JSON: a form post from anywhere cannot be one (defence beside Origin).
+  // Calls with a body must be JSON: a form post from anywhere cannot be one (defence beside Origin); a form
+  // cannot send DELETE at all.
   app.use('/api/*', async (c, next) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    if (c.req.method === 'POST' || c.req.method === 'PUT' || c.req.method === 'PATCH') {
       const type = c.req.header('content-type') ?? '';
       if (!type.toLowerCase().startsWith('application/json')) return c.text('expected application/json', 415);
     }
@@ -147,7 +148,7 @@ export function createApp(options: AppOptions): Hono {
 
   // The SPA: index.html for the app routes, files under assets/ as they are.
   const sendFile = async (relative: string) => {
-    const root = normalize(options.clientDir);
+    const root = resolve(options.clientDir);
     const path = normalize(join(root, relative));
     if (path !== root && !path.startsWith(root + sep)) return null;
     try {
