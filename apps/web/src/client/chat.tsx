@@ -47,7 +47,7 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
   const waiting = last?.role === 'assistant' ? readMessageMetadata(last).awaitingApproval === true : false;
   const running = status === 'submitted' || status === 'streaming';
   const approval = useMemo(() => {
-    if (!last || last.role !== 'assistant') return null;
+    if (last?.role !== 'assistant') return null;
     for (const part of last.parts) {
       const info = readToolPart(part);
       if (info?.state === 'approval-requested' && info.approvalId !== null) return info;
