@@ -84,7 +84,7 @@ export function isToolPart(part: unknown): boolean {
 }
 
 /** The `toolMetadata.codeagent` object of a part, or `null` (not validated: use {@link readToolPart}). */
-export function codeagentToolMetadata(part: unknown): Rec | null {
+export function codeagentToolMetadata(part: unknown): Record<string, unknown> | null {
   if (!isRec(part) || !isRec(part.toolMetadata)) return null;
   const meta = part.toolMetadata[TOOL_METADATA_KEY];
   return isRec(meta) ? meta : null;
