@@ -9,7 +9,8 @@ import { ALLOW_ALWAYS_REASON, type DenialSource } from './metadata.js';
 /** Default time an approval may stay unanswered before it denies: 15 minutes. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60 * 1000;
 
-const PARK_SETTLE_MS = 30;
+/** Default quiet time before a response ends at an approval: 30 ms. */
+export const DEFAULT_PARK_SETTLE_MS = 30;
 
 /** Options of {@link createAgentUIChat}. */
 export interface AgentUIChatOptions {
@@ -21,6 +22,12 @@ export interface AgentUIChatOptions {
   readonly approvalTimeoutMs?: number;
   /** Called with the whole UI history whenever it should be stored (approval request, tool output, turn end). */
   readonly onChange?: (messages: readonly AgentUIMessage[]) => void;
+  /**
+   * Milliseconds nothing must move before a response ends at an approval (default 30), so that calls of one model
+   * step that reach the gate one after another are asked in the same response. Correct with any value: a call
+   * that arrives later is asked in the next response.
+   */
+  readonly parkSettleMs?: number;
   /** Called when a turn ends, after its last chunk. */
   readonly onTurnEnd?: () => void;
   /** Message id generator; default `crypto.randomUUID`. */
@@ -173,6 +180,7 @@ function copyMessages(messages: readonly unknown[]): AgentUIMessage[] {
  */
 export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
   const timeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  const settleMs = options.parkSettleMs ?? DEFAULT_PARK_SETTLE_MS;
   const newId = options.generateId ?? randomUUID;
   const run =
     options.run ??
@@ -194,6 +202,8 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
   if (denyStale(messages)) queueMicrotask(changed);
 
   const push = (t: Turn, chunks: readonly AgentUIChunk[]) => {
+    // Ticks and usage give no chunks: they must not count as progress (or a turn would never park).
+    if (chunks.length === 0) return;
     let store = false;
     for (const chunk of chunks) {
       applyChunk(t.message, chunk);
@@ -256,7 +266,7 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
   /** Calls reach the gate one after another: park only when nothing moved for a short while. */
   const stillParked = async (t: Turn): Promise<boolean> => {
     const before = version;
-    await new Promise((r) => setTimeout(r, PARK_SETTLE_MS));
+    await new Promise((r) => setTimeout(r, settleMs));
     return version === before && parked(t);
   };
 

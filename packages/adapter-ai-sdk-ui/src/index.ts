@@ -11,6 +11,7 @@ export {
   type AgentUIChatOptions,
   createAgentUIChat,
   DEFAULT_APPROVAL_TIMEOUT_MS,
+  DEFAULT_PARK_SETTLE_MS,
   type PendingApproval,
   type RespondOptions,
 } from './chat.js';

@@ -131,7 +131,7 @@ describe('the demo tour through the UI message stream', () => {
   });
 
   it('an approval that never comes denies after the timeout', async () => {
-    const { chat, cwd, stored } = await setup('default', { approvalTimeoutMs: 50 });
+    const { chat, cwd, stored } = await setup('default', { approvalTimeoutMs: 300, parkSettleMs: 10 });
     const { message } = await readBack(chat.respond(userMessage('go')));
     expect(readMessageMetadata(message).awaitingApproval).toBe(true);
     const deadline = Date.now() + 10_000;

@@ -27,6 +27,8 @@ export async function demoChat(
   const chat = createAgentUIChat({
     client,
     onChange: (messages) => stored.push([...messages]),
+    // A wide batching window keeps the rounds of the tour the same on a loaded machine.
+    parkSettleMs: 250,
     ...extra,
   });
   installPermissionGate(client, {
