@@ -1,13 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { type AgentEvent, type CodeagentClient, type StreamInput, streamEvents } from '@codeagent/agent-core';
 import type { AskResult } from '@codeagent/permission-gate';
-import { createUIMessageStream } from 'ai';
 import { type AgentUIMessage, applyChunk } from './accumulate.js';
 import { type AgentUIChunk, createEventMapper, type EventMapper } from './mapper.js';
 import { ALLOW_ALWAYS_REASON, type DenialSource } from './metadata.js';
 
 /** Default time an approval may stay unanswered before it denies: 15 minutes. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60 * 1000;
+
+/** Largest text a coalesced delta chunk carries. */
+const COALESCE_CHARS = 16 * 1024;
+
+/**
+ * Takes the next chunk off the queue; consecutive text (or reasoning) deltas of one part that are already queued
+ * go out as one chunk, so a client that reads slower than the model streams parses fewer, larger chunks.
+ */
+function coalesce(queue: AgentUIChunk[]): AgentUIChunk {
+  const first = queue.shift() as AgentUIChunk;
+  if (first.type !== 'text-delta' && first.type !== 'reasoning-delta') return first;
+  let delta = first.delta;
+  for (;;) {
+    const next = queue[0];
+    if (next?.type !== first.type || next.id !== first.id || delta.length >= COALESCE_CHARS) break;
+    delta += next.delta;
+    queue.shift();
+  }
+  return delta === first.delta ? first : { ...first, delta };
+}
 
 /** Default quiet time before a response ends at an approval: 30 ms. */
 export const DEFAULT_PARK_SETTLE_MS = 30;
@@ -394,21 +413,22 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
   /** Streams the turn's queued and coming chunks until it ends or parks. */
   const drain = async (
     t: Turn,
-    write: (chunk: AgentUIChunk) => void,
+    write: (chunk: AgentUIChunk) => Promise<void>,
     signal: AbortSignal | undefined,
   ): Promise<void> => {
     const generation = ++drainGeneration;
-    write({ type: 'start', messageId: t.message.id });
     const onAbort = () => abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      await write({ type: 'start', messageId: t.message.id });
       for (;;) {
+        if (signal?.aborted) abort();
         // A newer response took over this turn (a retried request): this one ends.
         if (generation !== drainGeneration) return;
         const seen = version;
         while (t.queue.length > 0) {
-          const chunk = t.queue.shift() as AgentUIChunk;
-          write(chunk);
+          const chunk = coalesce(t.queue);
+          await write(chunk);
           if (chunk.type === 'finish') return;
         }
         if (t.done) return;
@@ -416,7 +436,7 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
           const metadata = { awaitingApproval: true };
           t.message.metadata = { ...t.message.metadata, ...metadata };
           changed();
-          write({ type: 'finish', messageMetadata: metadata });
+          await write({ type: 'finish', messageMetadata: metadata });
           return;
         }
         if (version !== seen) continue;
@@ -459,11 +479,68 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     return stale;
   };
 
+  /** Answers one request: `body` writes chunks, each write waiting until the reader wants more (backpressure). */
+  const answer = (
+    respondOptions: RespondOptions,
+    body: (write: (chunk: AgentUIChunk) => Promise<void>, signal: AbortSignal) => Promise<void>,
+  ): ReadableStream<AgentUIChunk> => {
+    let controller: ReadableStreamDefaultController<AgentUIChunk> | undefined;
+    let wantMore: (() => void) | null = null;
+    let closed = false;
+    // Aborted by the request's signal or when the reader cancels (the client went away).
+    const gone = new AbortController();
+    respondOptions.signal?.addEventListener('abort', () => gone.abort(), { once: true });
+    if (respondOptions.signal?.aborted) gone.abort();
+    const release = () => {
+      const w = wantMore;
+      wantMore = null;
+      w?.();
+    };
+    const stream = new ReadableStream<AgentUIChunk>(
+      {
+        start: (c) => {
+          controller = c;
+        },
+        pull: release,
+        cancel: () => {
+          closed = true;
+          gone.abort();
+          release();
+        },
+      },
+      { highWaterMark: 1 },
+    );
+    const write = async (chunk: AgentUIChunk) => {
+      if (closed || !controller) return;
+      controller.enqueue(chunk);
+      while (!closed && (controller.desiredSize ?? 1) <= 0) {
+        await new Promise<void>((resolve) => {
+          wantMore = resolve;
+        });
+      }
+    };
+    void (async () => {
+      try {
+        await body(write, gone.signal);
+      } catch (error) {
+        if (!closed)
+          controller?.enqueue({
+            type: 'error',
+            errorText: error instanceof Error ? error.message : String(error),
+          });
+      } finally {
+        if (!closed) {
+          closed = true;
+          controller?.close();
+        }
+      }
+    })();
+    return stream;
+  };
+
   const respond = (message: unknown, respondOptions: RespondOptions = {}): ReadableStream<AgentUIChunk> =>
-    createUIMessageStream<AgentUIMessage>({
-      onError: (error) => (error instanceof Error ? error.message : String(error)),
-      execute: async ({ writer }) => {
-        const write = (chunk: AgentUIChunk) => writer.write(chunk);
+    answer(respondOptions, async (write, signal) => {
+      {
         if (!isRec(message)) throw new Error('the request carries no message');
         if (message.role === 'user') {
           const text = userText(message);
@@ -480,18 +557,18 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
           const assistant: AgentUIMessage = { id: newId(), role: 'assistant', parts: [], metadata: {} };
           messages.push(assistant);
           changed();
-          await drain(startTurn(text, assistant), write, respondOptions.signal);
+          await drain(startTurn(text, assistant), write, signal);
           return;
         }
         if (message.role !== 'assistant') throw new Error('expected a user or an assistant message');
         const t = turn && turn.message.id === message.id ? turn : null;
         const stale = applyAnswers(t, message);
         if (t && (!t.done || t.queue.length > 0)) {
-          await drain(t, write, respondOptions.signal);
+          await drain(t, write, signal);
           return;
         }
         const target = messages.findLast((m) => m.id === message.id && m.role === 'assistant');
-        write({ type: 'start', ...(target ? { messageId: target.id } : {}) });
+        await write({ type: 'start', ...(target ? { messageId: target.id } : {}) });
         for (const toolCallId of stale) {
           const part = target?.parts.find((p) => p.type === 'dynamic-tool' && p.toolCallId === toolCallId);
           if (
@@ -499,15 +576,15 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
             (part.state.startsWith('approval-') || part.state === 'output-denied')
           ) {
             (part as { state: string }).state = 'output-denied';
-            write({ type: 'tool-output-denied', toolCallId });
+            await write({ type: 'tool-output-denied', toolCallId });
           }
         }
         if (target?.metadata?.awaitingApproval)
           target.metadata = { ...target.metadata, awaitingApproval: false };
         changed();
-        write({ type: 'finish', messageMetadata: { awaitingApproval: false } });
-      },
-    }) as ReadableStream<AgentUIChunk>;
+        await write({ type: 'finish', messageMetadata: { awaitingApproval: false } });
+      }
+    });
 
   const markResponded = (t: Turn | null, answer: ApprovalAnswer) => {
     const part = t?.message.parts.find(

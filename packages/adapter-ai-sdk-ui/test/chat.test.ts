@@ -269,3 +269,28 @@ describe('approval security', () => {
     expect(readToolPart(rm)?.denied).toBe('rule');
   });
 });
+
+describe('delivery', () => {
+  it('coalesces queued deltas for a reader that is behind, without changing the text', async () => {
+    const { mkdtemp, rm: remove } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { createClient } = await import('@codeagent/agent-core');
+    const { scriptedModel } = await import('@codeagent/providers');
+    const { createAgentUIChat } = await import('../src/index.ts');
+    const cwd = await mkdtemp(join(tmpdir(), 'adapter-coalesce-'));
+    cleanups.push(() => remove(cwd, { recursive: true, force: true }));
+    const text = 'abc '.repeat(5000);
+    const client = createClient({
+      model: scriptedModel([{ parts: [{ type: 'text', text }] }], { chunkSize: 4 }),
+      cwd,
+    });
+    const chat = createAgentUIChat({ client });
+    const stream = chat.respond(userMessage('go'));
+    await chat.idle(); // the whole turn is queued before the reader starts
+    const { message, chunks } = await readBack(stream);
+    const deltas = chunks.filter((c) => c.type === 'text-delta');
+    expect(deltas.length).toBeLessThan(20);
+    expect(message.parts.find((p) => p.type === 'text')).toMatchObject({ text });
+    expect((chat.messages.at(-1)?.parts[0] as { text: string }).text).toBe(text);
+  });
+});
