@@ -228,7 +228,13 @@ export function Transcript({ rows, mode, streaming }: TranscriptProps): ReactNod
   }, [rows, streaming, virtual]);
 
   return (
-    <div className="transcript" ref={scroller} data-testid="transcript" data-virtual={virtual ? 'on' : 'off'}>
+    <div
+      className="transcript"
+      ref={scroller}
+      data-testid="transcript"
+      data-virtual={virtual ? 'on' : 'off'}
+      data-turns-done={rows.reduce((n, r) => (r.type === 'footer' ? n + 1 : n), 0)}
+    >
       {virtual ? (
         <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
