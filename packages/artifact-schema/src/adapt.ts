@@ -1,3 +1,4 @@
+import { TOOL_ARTIFACT_SCHEMA } from './constants.js';
 import { isErrorSet, makeArtifact, snapshotArtifact, withExtraKeys } from './internal/artifact.js';
 import { cloneJson } from './internal/json.js';
 import { isPayloadShape, isPlainObject, readProp, setOwn, shallowCopy } from './internal/object.js';
@@ -10,11 +11,18 @@ import type {
 } from './schema.js';
 
 const RESULT_OWN = new Set(['value', 'extra']);
+const EVENT_OWN = new Set(['value', 'extra', 'artifact']);
 const NOTHING = new Set<string>();
 
-/** A v1 `text` artifact built from the portable value: the replacement for missing or garbage metadata. */
-function synthesized(value: string, forcedError: boolean): ToolArtifact {
-  return makeArtifact('text', forcedError ? 'error' : 'success', null, null, { text: value });
+/**
+ * The replacement for missing or garbage metadata, built from the portable value: a v1 `error` artifact
+ * (`{message: value}`, titled with the tool's name when known) for an error result, else a v1 `text` artifact.
+ * This is what the R implementation synthesizes too, so every renderer draws an error card for it.
+ */
+function synthesized(value: string, forcedError: boolean, title: string | null = null): ToolArtifact {
+  return forcedError
+    ? makeArtifact('error', 'error', null, title, { message: value })
+    : makeArtifact('text', 'success', null, null, { text: value });
 }
 
 /** `{kind, payload, ...}` with neither `schema` nor `version`: the pre-versioning artifact shape. */
@@ -40,16 +48,21 @@ function upgradeLegacy(a: Record<string, unknown>, forcedError: boolean): ToolAr
 }
 
 /** Adapts one artifact candidate; the result is always a valid artifact (v1, or a valid future one untouched). */
-function adaptArtifact(candidate: unknown, value: string, forcedError: boolean): ToolArtifact {
+function adaptArtifact(
+  candidate: unknown,
+  value: string,
+  forcedError: boolean,
+  title: string | null,
+): ToolArtifact {
   const snapshot = snapshotArtifact(candidate);
   if (snapshot !== null) {
     if (snapshot.version !== 1) {
       // A valid future version passes untouched (as JSON data); the v1 error rule is not its contract.
       const cloned = cloneJson(withExtraKeys(snapshot, candidate as object));
-      return cloned.ok ? (cloned.value as ToolArtifact) : synthesized(value, forcedError);
+      return cloned.ok ? (cloned.value as ToolArtifact) : synthesized(value, forcedError, title);
     }
     const payload = cloneJson(snapshot.payload);
-    if (!payload.ok) return synthesized(value, forcedError);
+    if (!payload.ok) return synthesized(value, forcedError, title);
     const status = forcedError || snapshot.kind === 'error' ? 'error' : snapshot.status;
     return makeArtifact(
       snapshot.kind,
@@ -63,20 +76,36 @@ function adaptArtifact(candidate: unknown, value: string, forcedError: boolean):
     const upgraded = upgradeLegacy(candidate, forcedError);
     if (upgraded !== null) return upgraded;
   }
-  return synthesized(value, forcedError);
+  return synthesized(value, forcedError, title);
+}
+
+/** The tool's name of a result (`request.name`) or of a stream event (`name`), used to title a synthesized error. */
+function toolName(x: object, isEvent: boolean): string | null {
+  const request = readProp(x, 'request');
+  const fromRequest = typeof request === 'object' && request !== null ? readProp(request, 'name') : undefined;
+  if (typeof fromRequest === 'string' && fromRequest.length > 0) return fromRequest;
+  const name = isEvent ? readProp(x, 'name') : undefined;
+  return typeof name === 'string' && name.length > 0 ? name : null;
 }
 
 /**
  * Returns a normalised copy of a tool result, never throwing: a legacy unversioned artifact is upgraded to v1,
- * a valid future version is kept untouched, missing or garbage metadata is replaced by a v1 `text` artifact
- * built from `value`, a set `error` (or `kind: "error"`) forces `status: "error"` on v1, and `request`,
- * `error`, `extra.display` and every other unrelated key are preserved. Idempotent: adapting twice equals
- * adapting once. A string is treated as the value of a new result; other non-objects give an empty value.
+ * a valid future version is kept untouched, missing or garbage metadata is replaced by an artifact built from
+ * `value` (a v1 `error` artifact `{message: value}` titled with the tool's name for an error result, else a v1
+ * `text` artifact), a set `error` (or `kind: "error"`) forces `status: "error"` on v1, and `request`, `error`,
+ * `extra.display` and every other unrelated key are preserved. A bare artifact adapts to a result that carries
+ * it (with an empty value); a stream event's `artifact` moves to `extra.codeagent.artifact`. Idempotent:
+ * adapting twice equals adapting once. A string is treated as the value of a new result; other non-objects
+ * give an empty value.
  */
 export function adaptToolResult(x: unknown): ToolResult {
   if (typeof x !== 'object' || x === null) {
     const value = typeof x === 'string' ? x : '';
     return { value, extra: { codeagent: { artifact: synthesized(value, false) } } };
+  }
+  if (readProp(x, 'schema') === TOOL_ARTIFACT_SCHEMA) {
+    // A bare artifact: the result that carries it, with no stray copy of its fields at the top level.
+    return { value: '', extra: { codeagent: { artifact: adaptArtifact(x, '', false, null) } } };
   }
   const rawValue = readProp(x, 'value');
   const value = typeof rawValue === 'string' ? rawValue : '';
@@ -88,11 +117,15 @@ export function adaptToolResult(x: unknown): ToolResult {
   const codeagent = (
     isPlainObject(rawCodeagent) ? shallowCopy(rawCodeagent, NOTHING) : {}
   ) as ToolResultCodeagent;
-  codeagent.artifact = adaptArtifact(readProp(codeagent, 'artifact'), value, forcedError);
+  const carried = readProp(codeagent, 'artifact');
+  // A stream event carries its artifact at the top level (`{..., artifact}`): it moves into the result's slot.
+  const isEvent = carried === undefined && readProp(x, 'artifact') !== undefined;
+  const candidate = isEvent ? readProp(x, 'artifact') : carried;
+  codeagent.artifact = adaptArtifact(candidate, value, forcedError, toolName(x, isEvent));
   setOwn(extra, 'codeagent', codeagent);
 
   const out: Record<string, unknown> = { value, extra };
-  const rest = shallowCopy(x, RESULT_OWN);
+  const rest = shallowCopy(x, isEvent ? EVENT_OWN : RESULT_OWN);
   for (const key of Object.keys(rest)) setOwn(out, key, rest[key]);
   return out as unknown as ToolResult;
 }

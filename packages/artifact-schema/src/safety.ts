@@ -143,22 +143,25 @@ export function sanitizeTerminalText(text: string, options?: SanitizeTerminalOpt
   const s = toText(text);
   if (!NEEDS_SANITISING.test(s)) return s;
   const keepSgr = options?.keepSgr !== false;
+  const keep = keepSgr
+    ? (sgr: string) => {
+        out += sgr;
+      }
+    : () => undefined;
   let out = '';
   let start = 0; // start of the pending run of safe characters
-  let i = 0;
-  while (i < s.length) {
-    const c = s.charCodeAt(i);
-    const unsafe =
-      c < 0x20 ? c !== 0x09 && c !== 0x0a : c === 0x7f || (c >= 0x80 && c <= 0x9f) || isBidiControl(c);
-    if (!unsafe) {
-      i++;
+  // The regex engine's native scan jumps over runs of safe text; only the unsafe characters are handled here.
+  const unsafe = new RegExp(NEEDS_SANITISING.source, 'g');
+  for (let m = unsafe.exec(s); m !== null; m = unsafe.exec(s)) {
+    const at = m.index;
+    if (at < start) {
+      // Inside a sequence already skipped: resume the scan after it.
+      unsafe.lastIndex = start;
       continue;
     }
-    out += s.slice(start, i);
-    i = skipControl(s, i, c, (sgr) => {
-      if (keepSgr) out += sgr;
-    });
-    start = i;
+    out += s.slice(start, at);
+    start = skipControl(s, at, s.charCodeAt(at), keep);
+    unsafe.lastIndex = start;
   }
   return out + s.slice(start);
 }

@@ -32,12 +32,17 @@ function same(actual: unknown, expected: unknown, what: string): void {
 
 /** The artifact candidate the accessor reads, taken without running hostile code (test-side helper). */
 function plainArtifactOf(x: unknown): unknown {
-  try {
-    const o = x as { extra?: { codeagent?: { artifact?: unknown } } };
-    return o.extra?.codeagent?.artifact;
-  } catch {
-    return undefined;
-  }
+  // Mirrors adaptToolResult: each container read on its own, a throwing read counting as absent.
+  const read = (f: () => unknown): unknown => {
+    try {
+      return f();
+    } catch {
+      return undefined;
+    }
+  };
+  const o = x as { schema?: unknown; artifact?: unknown; extra?: { codeagent?: { artifact?: unknown } } };
+  if (read(() => o.schema) === 'codeagent.tool-artifact') return o;
+  return read(() => o.extra?.codeagent?.artifact) ?? read(() => o.artifact);
 }
 
 /** adapt output equality that never touches preserved (possibly hostile) values except by identity. */

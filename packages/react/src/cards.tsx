@@ -4,6 +4,8 @@ import {
   type FileDiff,
   isContentBlock,
   isFileDiff,
+  isToolCallView,
+  isToolResultView,
   TOOL_CALL_KINDS,
   type ToolCallKind,
   type ToolCallView,
@@ -32,7 +34,10 @@ export interface ToolCallCardProps {
   status: ToolCallStatus;
   /** Terminal output streamed so far (terminal cards); the result's `output` wins once it came. */
   output?: string | undefined;
-  /** The artifact body (e.g. a `ToolResultView`), shown below the card's own content. */
+  /**
+   * The artifact body (e.g. a `ToolResultView`), shown below the card's own content. It replaces a generic
+   * result's content blocks (the same result, drawn richer); terminal output and applied hunks stay.
+   */
   children?: ReactNode;
   /**
    * The tool result or tool-result event the result view came from. When its artifact is a v1 `diff` with
@@ -81,14 +86,22 @@ function Locations({ locations, reveal }: { locations: unknown; reveal: boolean 
   );
 }
 
+/** The terminal fallback of render-intent (`terminalFallbackText`): drawn as terminal output again. */
+const CONSOLE_FENCE = /^(`{3,})console\n([\s\S]*)\n\1$/;
+
 function Content({ content, reveal }: { content: unknown; reveal: boolean }): ReactNode {
   if (!Array.isArray(content)) return null;
   const blocks = content.filter(isContentBlock) as ContentBlock[];
   if (blocks.length === 0) return null;
   return (
     <div className="ca-card-content">
-      {blocks.map((block, i) =>
-        block.type === 'text' ? (
+      {blocks.map((block, i) => {
+        const fenced = block.type === 'text' && !reveal ? CONSOLE_FENCE.exec(block.text) : null;
+        if (fenced !== null) {
+          // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional
+          return <TerminalOutput key={i} output={fenced[2] ?? ''} />;
+        }
+        return block.type === 'text' ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional
           <pre key={i} className="ca-card-text">
             <Text text={block.text} reveal={reveal} />
@@ -96,8 +109,8 @@ function Content({ content, reveal }: { content: unknown; reveal: boolean }): Re
         ) : (
           // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional
           <ImageList key={i} images={[block]} alt="tool content" />
-        ),
-      )}
+        );
+      })}
     </div>
   );
 }
@@ -155,7 +168,10 @@ function fileHunks(diffs: readonly FileDiff[], source: unknown): FileHunks[] {
       text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
     state.shift += lines(d.newText) - lines(oldText);
     cursor.set(path, state);
-    out.push({ path, isNew, hunks });
+    const last = out[out.length - 1];
+    // Consecutive hunks of one file are drawn as one diff.
+    if (last !== undefined && last.path === path && !isNew && !last.isNew) last.hunks.push(...hunks);
+    else out.push({ path, isNew, hunks });
   }
   return out;
 }
@@ -179,7 +195,12 @@ function ExitPill({ result }: { result: ResultViewIntent | undefined }): ReactNo
   const signal = read(result, 'signal');
   const code = read(result, 'exitCode');
   if (typeof signal === 'string' && signal !== '') {
-    return <span className="ca-exit ca-exit-signal">{inlineText(signal)}</span>;
+    const name = inlineText(signal);
+    return (
+      <span className="ca-exit ca-exit-signal" title={name}>
+        {name}
+      </span>
+    );
   }
   if (typeof code === 'number' && Number.isSafeInteger(code)) {
     return <span className={code === 0 ? 'ca-exit ca-exit-ok' : 'ca-exit ca-exit-fail'}>exit {code}</span>;
@@ -203,7 +224,7 @@ function CallBody({
           <Locations locations={view.locations} reveal={reveal} />
           <Content content={view.content} reveal={reveal} />
           {view.rawInput === undefined ? null : (
-            <details className="ca-raw-input">
+            <details className="ca-raw-input" open={reveal}>
               <summary>Input</summary>
               <pre>
                 <Text text={displayJson(view.rawInput)} reveal={reveal} />
@@ -220,12 +241,15 @@ function CallBody({
               <Text text={view.description} reveal={reveal} />
             </p>
           )}
-          <pre className="ca-terminal-command">
-            <span className="ca-terminal-prompt" aria-hidden="true">
-              ${' '}
-            </span>
-            <Text text={view.title} reveal={reveal} />
-          </pre>
+          {/* The header shows the command on one line; the exact text is repeated when that line is not all of it. */}
+          {reveal || /[\n\t]|\s{2}/.test(view.title) || view.title.length > 80 ? (
+            <pre className="ca-terminal-command">
+              <span className="ca-terminal-prompt" aria-hidden="true">
+                ${' '}
+              </span>
+              <Text text={view.title} reveal={reveal} />
+            </pre>
+          ) : null}
           {view.cwd === undefined ? null : (
             <p className="ca-terminal-cwd">
               in <Text text={view.cwd} reveal={reveal} inline />
@@ -236,7 +260,8 @@ function CallBody({
     case 'diff':
       return (
         <>
-          <Locations locations={view.locations} reveal={reveal} />
+          {/* Each diff already names its file: list only locations that add something (another file, a line). */}
+          <Locations locations={extraLocations(view.locations, view.diffs)} reveal={reveal} />
           {hideDiffs ? null : <Diffs diffs={view.diffs} source={undefined} />}
           {reveal ? <RevealDiffs diffs={view.diffs} /> : null}
         </>
@@ -252,7 +277,7 @@ function RevealDiffs({ diffs }: { diffs: unknown }): ReactNode {
   const valid = diffs.filter(isFileDiff) as FileDiff[];
   return valid.map((d, i) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: one path may have several hunks
-    <details key={i} className="ca-reveal-diff">
+    <details key={i} className="ca-reveal-diff" open>
       <summary>
         Exact text for <VisibleText text={d.path} />
       </summary>
@@ -263,15 +288,24 @@ function RevealDiffs({ diffs }: { diffs: unknown }): ReactNode {
   ));
 }
 
+/** Locations of a diff card other than the bare paths its diffs already show. */
+function extraLocations(locations: unknown, diffs: unknown): unknown {
+  if (!Array.isArray(locations) || !Array.isArray(diffs)) return locations;
+  const shown = new Set(diffs.map((d) => read(d, 'path')));
+  return locations.filter((loc) => read(loc, 'line') !== undefined || !shown.has(read(loc, 'path')));
+}
+
 function ResultBody({
   result,
   output,
   source,
   call,
+  hasBody,
 }: {
   result: ResultViewIntent | undefined;
   output: string | undefined;
   source: unknown;
+  hasBody: boolean;
   call: ToolCallView;
 }): ReactNode {
   if (result === undefined) {
@@ -281,7 +315,8 @@ function ResultBody({
   }
   switch (result.card) {
     case 'generic':
-      return <Content content={result.content} reveal={false} />;
+      // The artifact body (children), when given, is the richer view of the same result.
+      return hasBody ? null : <Content content={result.content} reveal={false} />;
     case 'terminal': {
       const text = typeof result.output === 'string' ? result.output : (output ?? '');
       return text === '' ? null : <TerminalOutput output={text} />;
@@ -299,7 +334,38 @@ function ResultBody({
  * applied hunks replace the call-time diff once the result came). Every string in the views is untrusted and
  * shown as text.
  */
-export function ToolCallCard({
+export function ToolCallCard(props: ToolCallCardProps): ReactNode {
+  const { view, result } = checkedViews(props.view, props.result);
+  return <Card {...props} view={view} result={result} />;
+}
+
+const safely = (check: () => boolean): boolean => {
+  try {
+    return check();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Views restored from storage or sent by a third party may be malformed: a bad call view becomes a generic
+ * card with the raw view as its input, a bad result view is ignored (the artifact body still shows).
+ */
+function checkedViews(
+  view: unknown,
+  result: unknown,
+): { view: ToolCallView; result: ResultViewIntent | undefined } {
+  const goodView: ToolCallView = safely(() => isToolCallView(view))
+    ? (view as ToolCallView)
+    : { card: 'generic', title: readString(view, 'title') ?? 'Tool call', kind: 'other', rawInput: view };
+  const goodResult =
+    result === undefined || !safely(() => isToolResultView(result))
+      ? undefined
+      : (result as ResultViewIntent);
+  return { view: goodView, result: goodResult };
+}
+
+function Card({
   view,
   result,
   status,
@@ -331,10 +397,12 @@ export function ToolCallCard({
       <header className="ca-card-header">
         <KindIcon kind={kind} />
         <span className="ca-card-title">
-          {view.card === 'terminal' ? (
+          {reveal ? (
+            <VisibleText text={title} />
+          ) : view.card === 'terminal' ? (
             <code>{inlineText(title)}</code>
           ) : (
-            <Text text={title} reveal={reveal} inline />
+            inlineText(title)
           )}
         </span>
         <ExitPill result={result} />
@@ -342,7 +410,13 @@ export function ToolCallCard({
       </header>
       <div className="ca-card-body">
         <CallBody view={view} reveal={reveal} hideDiffs={appliedDiff} />
-        <ResultBody result={result} output={output} source={source} call={view} />
+        <ResultBody
+          result={result}
+          output={output}
+          source={source}
+          call={view}
+          hasBody={children !== undefined && children !== null && children !== false}
+        />
         {children === undefined || children === null ? null : (
           <div className="ca-card-artifact">{children}</div>
         )}

@@ -92,11 +92,33 @@ function stats(hunks: readonly DiffHunk[]): { added: number; removed: number } {
   return { added, removed };
 }
 
+/** Most diff lines drawn; a longer diff ends with a note (the counts in the header stay exact). */
+export const MAX_DIFF_LINES = 5000;
+
+function capped(hunks: readonly DiffHunk[]): { hunks: DiffHunk[]; hidden: number } {
+  const out: DiffHunk[] = [];
+  let budget = MAX_DIFF_LINES;
+  let hidden = 0;
+  for (const hunk of hunks) {
+    if (budget <= 0) hidden += hunk.lines.length;
+    else if (hunk.lines.length <= budget) {
+      out.push(hunk);
+      budget -= hunk.lines.length;
+    } else {
+      out.push({ header: hunk.header, lines: hunk.lines.slice(0, budget) });
+      hidden += hunk.lines.length - budget;
+      budget = 0;
+    }
+  }
+  return { hunks: out, hidden };
+}
+
 /** A line diff with real line numbers, in unified or split (side-by-side) layout. */
-export function DiffView({ path, hunks, isNew, mode = 'unified' }: DiffViewProps): ReactNode {
+export function DiffView({ path, hunks: allHunks, isNew, mode = 'unified' }: DiffViewProps): ReactNode {
   const [layout, setLayout] = useState<DiffMode>(mode);
   const id = useId();
-  const { added, removed } = stats(hunks);
+  const { added, removed } = stats(allHunks);
+  const { hunks, hidden } = capped(allHunks);
   return (
     <div className="ca-diff" data-layout={layout}>
       <div className="ca-diff-header">
@@ -127,6 +149,21 @@ export function DiffView({ path, hunks, isNew, mode = 'unified' }: DiffViewProps
         <p className="ca-diff-none">No changes</p>
       ) : (
         <table className="ca-diff-table" id={id}>
+          {layout === 'unified' ? (
+            <colgroup>
+              <col className="ca-diff-col-no" />
+              <col className="ca-diff-col-no" />
+              <col className="ca-diff-col-mark" />
+              <col />
+            </colgroup>
+          ) : (
+            <colgroup>
+              <col className="ca-diff-col-no" />
+              <col />
+              <col className="ca-diff-col-no" />
+              <col />
+            </colgroup>
+          )}
           {hunks.map((hunk, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: hunks have no identity beyond their position
             <tbody key={i}>
@@ -140,6 +177,7 @@ export function DiffView({ path, hunks, isNew, mode = 'unified' }: DiffViewProps
           ))}
         </table>
       )}
+      {hidden === 0 ? null : <p className="ca-diff-none">{hidden} more lines not shown</p>}
     </div>
   );
 }

@@ -6,19 +6,19 @@ import type { ReactNode } from 'react';
 export function kindGlyph(kind: ToolCallKind): string {
   switch (kind) {
     case 'read':
-      return '📄';
+      return '▤';
     case 'edit':
       return '✎';
     case 'delete':
-      return '🗑';
+      return '✕';
     case 'move':
       return '⇄';
     case 'search':
-      return '🔍';
+      return '⌕';
     case 'execute':
       return '▶';
     case 'fetch':
-      return '🌐';
+      return '⇣';
     case 'other':
       return '⚙';
     default:

@@ -10,12 +10,12 @@ export { ApprovalPrompt } from './approval.js';
 export type { ToolCallCardProps, ToolCallStatus } from './cards.js';
 export { ToolCallCard } from './cards.js';
 export type { DiffMode, DiffViewProps } from './diff-view.js';
-export { DiffView } from './diff-view.js';
+export { DiffView, MAX_DIFF_LINES } from './diff-view.js';
 export type { DiffHunk, DiffHunkOptions, DiffLine } from './diff-model.js';
 export { diffHunks } from './diff-model.js';
 export { IMAGE_MIME_TYPES, imageDataUrl } from './image.js';
 export type { MarkdownProps } from './markdown.js';
-export { Markdown } from './markdown.js';
+export { isTooComplexForMarkdown, Markdown } from './markdown.js';
 export type {
   ArtifactRenderer,
   ArtifactRendererProps,
@@ -38,7 +38,7 @@ export { ToolResultView } from './result-view.js';
 export type { SgrSpan } from './sgr.js';
 export { parseSgr } from './sgr.js';
 export type { TerminalOutputProps } from './terminal-output.js';
-export { TerminalOutput } from './terminal-output.js';
+export { MAX_TERMINAL_CHARS, TerminalOutput } from './terminal-output.js';
 export type { TrustedHtmlViewProps } from './trusted.js';
 export { TrustedHtmlView } from './trusted.js';
 export { safeHref } from './url.js';

@@ -3,6 +3,7 @@ import { toolResultArtifact, toolResultValue } from '@codeagent/artifact-schema'
 import type { ReactNode } from 'react';
 import { RenderBoundary } from './boundary.js';
 import { type RendererRegistry, useRendererRegistry } from './registry.js';
+import { inlineText } from './text.js';
 import { ValueView } from './value.js';
 
 /** Props of {@link ToolResultView}. */
@@ -18,6 +19,8 @@ export interface ToolResultViewProps {
   versions?: ArtifactVersionOption | undefined;
   /** Called when a renderer throws (the value is shown instead). */
   onRenderError?: ((error: unknown, kind: string) => void) | undefined;
+  /** Show the artifact's title above it (default `false`: inside a card the card's title says it). */
+  showTitle?: boolean | undefined;
 }
 
 function artifactOf(result: unknown, versions: ArtifactVersionOption | undefined) {
@@ -39,6 +42,7 @@ export function ToolResultView({
   registry,
   versions,
   onRenderError,
+  showTitle = false,
 }: ToolResultViewProps): ReactNode {
   const inherited = useRendererRegistry();
   const renderers = registry ?? inherited;
@@ -50,6 +54,9 @@ export function ToolResultView({
   if (Renderer === undefined) return <div className="ca-result ca-result-fallback">{fallback}</div>;
   return (
     <div className="ca-result" data-kind={artifact.kind} data-status={artifact.status}>
+      {showTitle && artifact.title !== null && artifact.title !== '' ? (
+        <div className="ca-result-title">{inlineText(artifact.title)}</div>
+      ) : null}
       <RenderBoundary
         fallback={<div className="ca-result-fallback">{fallback}</div>}
         onError={(error) => onRenderError?.(error, artifact.kind)}

@@ -7,7 +7,9 @@ export interface ValueViewProps {
   value: string;
 }
 
-/** The last fallback of every view: the portable value as preformatted plain text. */
+/** The last fallback of every view: the portable value as preformatted plain text (`(no output)` when empty). */
 export function ValueView({ value }: ValueViewProps): ReactNode {
-  return <pre className="ca-value">{plainText(value)}</pre>;
+  const text = plainText(value);
+  if (text === '') return <p className="ca-value-empty">(no output)</p>;
+  return <pre className="ca-value">{text}</pre>;
 }

@@ -1,5 +1,6 @@
 import { toolResult } from '@codeagent/artifact-schema';
 import { trustedHtml } from '@codeagent/artifact-schema/safety';
+import { terminalFallbackText } from '@codeagent/render-intent';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import {
@@ -35,6 +36,19 @@ describe('ToolResultView', () => {
     expect(html(<ToolResultView result={malformed} />)).toContain('bad meta');
     const badPayload = toolResult('payload value', { kind: 'text', payload: { text: 42 } });
     expect(html(<ToolResultView result={badPayload} />)).toContain('payload value');
+  });
+
+  it('shows the artifact title only when asked, as text', () => {
+    const r = toolResult('v', { kind: 'text', title: '<b>Title</b>\u202e', payload: { text: 'x' } });
+    expect(html(<ToolResultView result={r} />)).not.toContain('ca-result-title');
+    expect(html(<ToolResultView result={r} showTitle />)).toContain(
+      '<div class="ca-result-title">&lt;b&gt;Title&lt;/b&gt;</div>',
+    );
+  });
+
+  it('says so when there is nothing to show', () => {
+    expect(html(<ToolResultView result={{ value: '', extra: {} }} />)).toContain('(no output)');
+    expect(html(<ToolResultView result={null} />)).toContain('(no output)');
   });
 
   it('accepts a tool-result event', () => {
@@ -161,6 +175,15 @@ describe('Markdown', () => {
   });
 });
 
+describe('Markdown code fences', () => {
+  it('draws a fenced block with a language as a code block and keeps others plain', () => {
+    const out = html(<Markdown text={'```ts\nconst a = 1;\n```\n\n```\nplain <b>\n```'} />);
+    expect(out).toContain('<div class="ca-code" data-lang="typescript" data-highlighted="false">');
+    expect(out).toContain('<code>const a = 1;</code>');
+    expect(out).toContain('<pre><code>plain &lt;b&gt;\n</code></pre>');
+  });
+});
+
 describe('ToolCallCard', () => {
   it('renders a terminal card with SGR classes and an exit pill', () => {
     const out = html(
@@ -214,6 +237,20 @@ describe('ToolCallCard', () => {
     );
   });
 
+  it('draws a console-fenced generic result as terminal output, also with a longer fence', () => {
+    for (const output of ['\u001b[31mdenied\u001b[0m', 'has ``` inside\n']) {
+      const out = html(
+        <ToolCallCard
+          view={{ card: 'terminal', title: 'x' }}
+          result={{ card: 'generic', content: [{ type: 'text', text: terminalFallbackText(output) }] }}
+          status="failed"
+        />,
+      );
+      expect(out).toContain('<pre class="ca-terminal-output">');
+      expect(out).not.toContain('console');
+    }
+  });
+
   it('shows each status', () => {
     for (const status of ['pending', 'running', 'done', 'failed', 'denied'] as const) {
       expect(html(<ToolCallCard view={{ card: 'generic', title: 't' }} status={status} />)).toContain(
@@ -237,7 +274,35 @@ describe('ApprovalPrompt', () => {
     expect(out).toContain('␛[8m');
     expect(out).not.toContain('\u202e');
     expect(out).toContain('→');
-    expect((out.match(/>·</g) ?? []).length).toBe(2);
+    // The header and the command line each show the two spaces.
+    expect((out.match(/>·</g) ?? []).length).toBe(4);
+  });
+});
+
+describe('ApprovalPrompt input', () => {
+  it('shows the raw input and the exact new text open, not collapsed', () => {
+    const generic = html(
+      <ApprovalPrompt
+        view={{ card: 'generic', title: 'mcp tool', rawInput: { q: 'a\u200bb' } }}
+        toolName="mcp"
+        onDecision={() => {}}
+      />,
+    );
+    expect(generic).toContain('<details class="ca-raw-input" open="">');
+    expect(generic).toContain('⟨U+200B⟩');
+    const diff = html(
+      <ApprovalPrompt
+        view={{ card: 'diff', title: 'Edit', diffs: [{ path: 'a', oldText: 'x', newText: 'y\u202e' }] }}
+        toolName="Edit"
+        onDecision={() => {}}
+      />,
+    );
+    expect(diff).toContain('<details class="ca-reveal-diff" open="">');
+    expect(diff).toContain('⟨U+202E⟩');
+    // Outside approvals the raw input stays collapsed.
+    expect(
+      html(<ToolCallCard view={{ card: 'generic', title: 't', rawInput: {} }} status="done" />),
+    ).toContain('<details class="ca-raw-input">');
   });
 });
 

@@ -15,23 +15,74 @@ export interface HunkDiffOptions {
 
 /** Default {@link HunkDiffOptions.maxEditLength}. */
 const MAX_EDIT_LENGTH = 1000;
+/** The edit length of the first, cheap search (jsdiff's cost grows with the edit length it explores). */
+const QUICK_EDIT_LENGTH = 64;
+
+/** FNV-1a hashes of the lines of `text[from, to)`, one per `\n`-separated line, without allocating substrings. */
+function lineHashes(text: string, from: number, to: number): Int32Array {
+  let count = 1;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) count++;
+  const out = new Int32Array(count);
+  let h = 0x811c9dc5 | 0;
+  let k = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      out[k++] = h;
+      h = 0x811c9dc5 | 0;
+    } else h = Math.imul(h ^ c, 16777619);
+  }
+  out[k] = h;
+  return out;
+}
+
+/** The largest `k <= max` with `same(k)`, by binary search (`same` is monotone: a common prefix of length k). */
+function commonLength(max: number, same: (k: number) => boolean): number {
+  let low = 0;
+  let high = max;
+  while (low < high) {
+    const mid = (low + high + 1) >>> 1;
+    if (same(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
 
 /**
- * A cheap lower bound of inserted plus deleted lines: lines of one side with no counterpart in
- * the other side's multiset of lines must be deleted or inserted whatever the alignment.
+ * Whether the change certainly needs more than `limit` inserted plus deleted lines, decided cheaply so that a huge
+ * rewrite never reaches jsdiff (whose bounded search still costs tens of milliseconds there). The common prefix
+ * and suffix lines are skipped; when the rest has at most `limit` lines in all, no alignment can exceed it. Otherwise
+ * lines of one side with no counterpart in the other side's multiset must be inserted or deleted; lines are compared
+ * by hash, and a collision only makes the bound smaller, so it stays a lower bound.
  */
-function editLowerBound(before: string, after: string): number {
-  const counts = new Map<string, number>();
-  for (const line of before.split('\n')) counts.set(line, (counts.get(line) ?? 0) + 1);
-  let inserted = 0;
-  for (const line of after.split('\n')) {
-    const n = counts.get(line) ?? 0;
-    if (n === 0) inserted++;
-    else counts.set(line, n - 1);
+function certainlyOverLimit(before: string, after: string, limit: number): boolean {
+  const shorter = Math.min(before.length, after.length);
+  let start = commonLength(shorter, (k) => before.slice(0, k) === after.slice(0, k));
+  while (start > 0 && before.charCodeAt(start - 1) !== 10) start--;
+  let tail = commonLength(
+    shorter - start,
+    (k) => before.slice(before.length - k) === after.slice(after.length - k),
+  );
+  while (tail > 0 && before.charCodeAt(before.length - tail) !== 10) tail--;
+  const a = lineHashes(before, start, before.length - tail);
+  const b = lineHashes(after, start, after.length - tail);
+  if (a.length + b.length <= limit) return false;
+  a.sort();
+  b.sort();
+  let i = 0;
+  let j = 0;
+  let common = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x === y) {
+      common++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
   }
-  let deleted = 0;
-  for (const n of counts.values()) deleted += n;
-  return inserted + deleted;
+  return a.length + b.length - 2 * common > limit;
 }
 
 /** A non-negative whole number option (`Infinity` allowed), or the default for anything else. */
@@ -89,8 +140,14 @@ export function computePositionedHunks(
   if (before === after) return [];
   const context = wholeNumber(options.context, 3);
   const maxEditLength = wholeNumber(options.maxEditLength, MAX_EDIT_LENGTH);
-  if (editLowerBound(before, after) > maxEditLength) return wholeFile(path, before, after);
-  const patch = structuredPatch(path, path, before, after, '', '', { context, maxEditLength });
+  // Most changes are small: a search bounded at a few dozen edits costs what the plain diff costs and finds the same
+  // (shortest) script. Only when it gives up is the cheap lower bound worth computing before the full search.
+  const quick = Math.min(QUICK_EDIT_LENGTH, maxEditLength);
+  let patch = structuredPatch(path, path, before, after, '', '', { context, maxEditLength: quick });
+  if (patch === undefined && quick < maxEditLength) {
+    if (certainlyOverLimit(before, after, maxEditLength)) return wholeFile(path, before, after);
+    patch = structuredPatch(path, path, before, after, '', '', { context, maxEditLength });
+  }
   if (patch === undefined) return wholeFile(path, before, after);
   return patch.hunks.map((hunk) => {
     const { oldText, newText, oldCount } = rebuild(hunk.lines);

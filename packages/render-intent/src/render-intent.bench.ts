@@ -14,12 +14,34 @@ const lines = Array.from({ length: 2000 }, (_, i) => `line ${i} ${'x'.repeat(i %
 const before = `${lines.join('\n')}\n`;
 const after = `${lines.map((l, i) => (i % 200 === 7 ? `${l} changed` : l)).join('\n')}\n`;
 
-describe('computeHunkDiffs (2,000 lines, 10 edits) vs jsdiff structuredPatch alone', () => {
+describe('computeHunkDiffs (2,000 lines, 10 edits spread over the file) vs jsdiff structuredPatch alone', () => {
   bench('baseline: structuredPatch', () => {
-    structuredPatch('f', 'f', before, after, '', '', { context: 3 });
+    structuredPatch('f', 'f', before, after, '', '', { context: 3, maxEditLength: 1000 });
   });
   bench('computeHunkDiffs', () => {
     computeHunkDiffs('f', before, after);
+  });
+});
+
+// What an Edit tool call does: one replacement somewhere in the file.
+const oneEdit = before.replace('line 1234 ', 'line 1234 edited ');
+describe('computeHunkDiffs (2,000 lines, one edit: an Edit call) vs jsdiff structuredPatch alone', () => {
+  bench('baseline: structuredPatch', () => {
+    structuredPatch('f', 'f', before, oneEdit, '', '', { context: 3, maxEditLength: 1000 });
+  });
+  bench('computeHunkDiffs', () => {
+    computeHunkDiffs('f', before, oneEdit);
+  });
+});
+
+// The case the pre-check exists for: every line rewritten (past maxEditLength: one whole-file diff).
+const rewritten = `${lines.map((l) => `${l} new`).join('\n')}\n`;
+describe('computeHunkDiffs (2,000 lines, all rewritten) vs jsdiff structuredPatch bounded at 1,000 edits', () => {
+  bench('baseline: structuredPatch (maxEditLength 1000, gives up)', () => {
+    structuredPatch('f', 'f', before, rewritten, '', '', { context: 3, maxEditLength: 1000 });
+  });
+  bench('computeHunkDiffs (a 64-edit search, then the lower bound: whole-file diff)', () => {
+    computeHunkDiffs('f', before, rewritten);
   });
 });
 

@@ -55,6 +55,30 @@ describe('computeHunkDiffs', () => {
     );
   });
 
+  it('a change past the quick 64-edit search still gets its real hunks (the second, full search)', () => {
+    const lines = Array.from({ length: 600 }, (_, i) => `line ${i}\n`);
+    const before = lines.join('');
+    // 150 changed lines spread over the file: 300 edits, past the quick search, under maxEditLength (1000).
+    const after = lines.map((l, i) => (i % 4 === 1 ? `changed ${i}\n` : l)).join('');
+    const hunks = computePositionedHunks('p', before, after, { context: 0 });
+    expect(hunks).toHaveLength(150);
+    expect(hunks.every((h) => h.oldLines === 1)).toBe(true);
+    expect(apply(before, hunks)).toBe(after);
+  });
+
+  it('property: long texts with many edits apply exactly whatever the bound (quick search, full search, whole file)', () => {
+    const long = fc
+      .array(fc.constantFrom('a', 'b', 'c', 'dd', '', 'x y', 'é'), { minLength: 60, maxLength: 220 })
+      .map((ls) => `${ls.join('\n')}\n`);
+    fc.assert(
+      fc.property(long, long, fc.constantFrom(70, 150, 1000), (before, after, maxEditLength) => {
+        const hunks = computePositionedHunks('f', before, after, { maxEditLength });
+        expect(apply(before, hunks)).toBe(after);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('a full rewrite of a large file is one whole-file diff (no quadratic diff on the hot path)', () => {
     const before = Array.from({ length: 5000 }, (_, i) => `old ${i}\n`).join('');
     const after = Array.from({ length: 5000 }, (_, i) => `new ${i}\n`).join('');

@@ -21,6 +21,14 @@ describe('terminalFallbackText', () => {
     expect(terminalFallbackText(output)).toBe(expected);
   });
 
+  it('is total: a missing or non-string output (optional on terminal results) gives the empty block', () => {
+    expect(terminalFallbackText(undefined)).toBe('```console\n\n```');
+    expect(terminalFallbackText(null)).toBe('```console\n\n```');
+    for (const hostile of [42, {}, [], Symbol('s'), () => 'x', 10n]) {
+      expect(terminalFallbackText(hostile as unknown as string)).toBe('```console\n\n```');
+    }
+  });
+
   it('handles huge outputs with many newlines in linear time (no regex backtracking)', () => {
     const many = `${'\n'.repeat(200_000)}x${'\r\n'.repeat(200_000)}`;
     expect(terminalFallbackText(many)).toBe(`\`\`\`console\n${'\n'.repeat(200_000)}x\n\`\`\``);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, bench, describe } from 'vitest';
-import { buildSkillHint, listSkillsMeta, SkillCache } from '../src/index.js';
+import { buildSkillHint, listSkillsMeta, loadSkillPrompt, SkillCache } from '../src/index.js';
 
 // 2,000 skills spread over four of the project-level directories, each a realistic small SKILL.md.
 const SKILLS = 2000;
@@ -65,6 +65,26 @@ describe(`buildSkillHint, ${SKILLS} skills, default 1000-token budget`, () => {
     'warm',
     async () => {
       await buildSkillHint({ cwd, homeDir: home, cache: warmCache });
+    },
+    { time: 3000 },
+  );
+});
+
+// What a slash command or use_skill pays per call once the process has listed the skills (the baseline is the
+// full warm listing that loadSkillPrompt ran on every call before it reused the listing).
+describe(`loadSkillPrompt, ${SKILLS} skills, warm`, () => {
+  bench(
+    'baseline: a warm full listing (what each call cost before)',
+    async () => {
+      await listSkillsMeta({ cwd, homeDir: home, cache: warmCache });
+    },
+    { time: 3000 },
+  );
+  bench(
+    'loadSkillPrompt (reuses the last listing: one stat per directory + one, then the body)',
+    async () => {
+      const text = await loadSkillPrompt('skill-1234', { cwd, homeDir: home, cache: warmCache, args: 'x' });
+      if (!text.includes('Target: x')) throw new Error('wrong body');
     },
     { time: 3000 },
   );

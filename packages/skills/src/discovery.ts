@@ -1,9 +1,10 @@
 import type { BigIntStats } from 'node:fs';
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { normaliseText, splitFrontmatter } from './frontmatter.js';
+import { type FileOutcome, type IndexEntry, loadIndex, saveIndex } from './persist.js';
 import { type SkillFrontmatter, type SkillWarning, validateFrontmatter } from './validate.js';
 
 /** Where a skills directory comes from, in precedence order (later wins). */
@@ -43,7 +44,7 @@ export interface SkillDiscoveryOptions {
   readonly cwd: string;
   /** Extra directories from the host, searched last (highest precedence); relative paths resolve against `cwd`. */
   readonly dirs?: readonly string[];
-  /** Home directory for the user-level `~/.codeagent/skills` (default: `os.homedir()`). */
+  /** Home directory for the user-level directories ({@link USER_SKILL_DIRS}; default: `os.homedir()`). */
   readonly homeDir?: string;
   /**
    * Size cap for one SKILL.md in bytes (default {@link DEFAULT_MAX_SKILL_BYTES}; `Infinity` for none); larger files
@@ -57,17 +58,50 @@ export interface SkillDiscoveryOptions {
 /** Default size cap for one SKILL.md file: 256 KiB. */
 export const DEFAULT_MAX_SKILL_BYTES = 256 * 1024;
 
-/** Project-level skill directories under `cwd`, lowest precedence first. */
+/**
+ * Project-level skill directories, lowest precedence first, searched in every directory from the repository root
+ * down to `cwd` (a deeper directory wins over a shallower one).
+ */
 export const PROJECT_SKILL_DIRS: readonly string[] = [
   '.btw/skills',
+  '.gemini/skills',
   '.agents/skills',
   '.claude/skills',
   '.codex/skills',
   '.codeagent/skills',
 ];
 
-/** User-level skill directory under the home directory. */
+/** codeagent's own user-level skill directory under the home directory (the strongest user-level one). */
 export const USER_SKILL_DIR = '.codeagent/skills';
+
+/** User-level skill directories under the home directory, lowest precedence first (peers' folders, then ours). */
+export const USER_SKILL_DIRS: readonly string[] = ['.claude/skills', '.agents/skills', USER_SKILL_DIR];
+
+/**
+ * The directories from the repository root down to `cwd`, outermost first. The root is the nearest ancestor
+ * (or `cwd` itself) that holds a `.git` entry; outside a repository it is `cwd` alone, so skills are never picked up
+ * from unrelated parent folders.
+ */
+function projectLevels(cwd: string): string[] {
+  const start = resolve(cwd);
+  const chain: string[] = [];
+  for (let dir = start; ; ) {
+    chain.push(dir);
+    if (hasGitEntry(dir)) return chain.reverse();
+    const parent = dirname(dir);
+    if (parent === dir) return [start];
+    dir = parent;
+  }
+}
+
+function hasGitEntry(dir: string): boolean {
+  try {
+    // A `.git` directory, or a `.git` file (worktrees, submodules); lstat so a dangling link still counts.
+    return lstatSync(join(dir, '.git'), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 /** The file name of a skill inside its folder. */
 export const SKILL_FILE = 'SKILL.md';
@@ -77,9 +111,12 @@ export function skillDirectories(
   options: Pick<SkillDiscoveryOptions, 'cwd' | 'dirs' | 'homeDir'>,
 ): SkillSourceDir[] {
   const cwd = resolve(options.cwd);
+  const home = options.homeDir ?? homedir();
   const all: SkillSourceDir[] = [
-    { dir: resolve(options.homeDir ?? homedir(), USER_SKILL_DIR), kind: 'user' },
-    ...PROJECT_SKILL_DIRS.map((d): SkillSourceDir => ({ dir: resolve(cwd, d), kind: 'project' })),
+    ...USER_SKILL_DIRS.map((d): SkillSourceDir => ({ dir: resolve(home, d), kind: 'user' })),
+    ...projectLevels(cwd).flatMap((level) =>
+      PROJECT_SKILL_DIRS.map((d): SkillSourceDir => ({ dir: resolve(level, d), kind: 'project' })),
+    ),
     ...(options.dirs ?? []).map((d): SkillSourceDir => ({ dir: resolve(cwd, d), kind: 'host' })),
   ];
   const lastIndex = new Map<string, number>();
@@ -114,8 +151,18 @@ interface FileEntry {
  * stat per directory and per skill, and any change is seen on the next call.
  */
 export class SkillCache {
-  constructor() {
-    states.set(this, { dirs: new Map(), files: new Map() });
+  /** Creates an empty cache, optionally backed by a persistent index file. */
+  constructor(options: SkillCacheOptions = {}) {
+    const file = options.indexFile;
+    if (file !== undefined && (typeof file !== 'string' || file === '')) {
+      throw new TypeError('SkillCache indexFile must be a non-empty path');
+    }
+    states.set(this, {
+      persisted: file === undefined ? undefined : { file, entries: undefined, dirty: false },
+      dirs: new Map(),
+      files: new Map(),
+      listings: new Map(),
+    });
   }
 
   /** Number of cached SKILL.md files. */
@@ -128,12 +175,38 @@ export class SkillCache {
     const state = stateOf(this);
     state.dirs.clear();
     state.files.clear();
+    state.listings.clear();
   }
 }
 
+/** Options of {@link SkillCache}. */
+export interface SkillCacheOptions {
+  /**
+   * A file that keeps what was parsed across processes (keyed like the in-memory cache: path, inode, size, mtime and
+   * ctime), so the first listing in a fresh process reads and parses only what changed. Written atomically after a
+   * listing that parsed something; a missing or damaged file is ignored. Hosts put it in their data or cache dir.
+   */
+  readonly indexFile?: string;
+}
+
+interface Persisted {
+  readonly file: string;
+  entries: Map<string, IndexEntry> | undefined;
+  dirty: boolean;
+}
+
 interface CacheState {
+  readonly persisted: Persisted | undefined;
   readonly dirs: Map<string, DirEntry>;
   readonly files: Map<string, FileEntry>;
+  /** The last full discovery per set of directories, so that loading one skill need not list them all again. */
+  readonly listings: Map<string, Listing>;
+}
+
+interface Listing {
+  /** Each searched directory's stat key, taken before it was listed (`none` when it did not exist). */
+  readonly dirKeys: readonly string[];
+  readonly skills: ReadonlyMap<string, SkillMeta>;
 }
 
 // Cache internals live outside the class so they are not part of its public surface.
@@ -218,21 +291,34 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function parseBytes(bytes: Uint8Array, path: string, folderName: string): ParsedFile {
+/** Decodes and splits a SKILL.md: the expensive, folder-independent part that the persistent index keeps. */
+function analyseBytes(bytes: Uint8Array): FileOutcome {
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
-    return {
-      warnings: [{ file: path, code: 'not-utf8', reason: 'file is not valid UTF-8', skipped: true }],
-    };
+    return { ok: false, code: 'not-utf8', reason: 'file is not valid UTF-8' };
   }
   const split = splitFrontmatter(normaliseText(text));
-  if (!split.ok) return { warnings: [{ file: path, code: split.code, reason: split.reason, skipped: true }] };
-  const validation = validateFrontmatter(split.data, path, folderName);
-  if (!validation.ok) return { warnings: validation.warnings };
-  const warnings = [...validation.warnings];
-  if (split.body.trim() === '') {
+  if (!split.ok) return { ok: false, code: split.code, reason: split.reason };
+  return { ok: true, data: split.data, recovered: split.recovered, emptyBody: split.body.trim() === '' };
+}
+
+/** Validates an outcome against its file and folder into the cached form (cheap: no YAML). */
+function toParsed(outcome: FileOutcome, path: string, folderName: string): ParsedFile {
+  if (!outcome.ok)
+    return { warnings: [{ file: path, code: outcome.code, reason: outcome.reason, skipped: true }] };
+  const recovered: SkillWarning[] = outcome.recovered.map((field) => ({
+    file: path,
+    field,
+    code: 'recovered-yaml',
+    reason: `"${field}" is not valid YAML as written; read as the text it was meant to be`,
+    skipped: false,
+  }));
+  const validation = validateFrontmatter(outcome.data, path, folderName);
+  if (!validation.ok) return { warnings: [...recovered, ...validation.warnings] };
+  const warnings = [...recovered, ...validation.warnings];
+  if (outcome.emptyBody) {
     warnings.push({
       file: path,
       code: 'empty-body',
@@ -241,6 +327,54 @@ function parseBytes(bytes: Uint8Array, path: string, folderName: string): Parsed
     });
   }
   return { frontmatter: validation.value, warnings };
+}
+
+/** The persisted outcome of `path` when it was read under the same stat key and cap; loads the index once. */
+function persistedOutcome(
+  cache: SkillCache,
+  path: string,
+  key: string,
+  cap: number,
+): FileOutcome | undefined {
+  const persisted = stateOf(cache).persisted;
+  if (!persisted) return undefined;
+  persisted.entries ??= loadIndex(persisted.file);
+  const entry = persisted.entries.get(path);
+  return entry && entry.key === key && entry.cap === cap ? entry.outcome : undefined;
+}
+
+function persistOutcome(
+  cache: SkillCache,
+  path: string,
+  key: string,
+  cap: number,
+  outcome: FileOutcome,
+): void {
+  const persisted = stateOf(cache).persisted;
+  if (!persisted) return;
+  persisted.entries ??= loadIndex(persisted.file);
+  // Re-inserted so the Map's order is "least recently parsed first" when the index is trimmed.
+  persisted.entries.delete(path);
+  persisted.entries.set(path, { key, cap, outcome });
+  persisted.dirty = true;
+}
+
+/** Most files an index keeps; past it the least recently parsed are dropped (deleted skills age out this way). */
+const MAX_INDEX_ENTRIES = 20_000;
+
+/**
+ * Writes the index when this listing parsed something new. Entries of other projects' skills are kept (the index is
+ * shared by every project a host opens); the oldest go past {@link MAX_INDEX_ENTRIES}.
+ */
+function flushIndex(cache: SkillCache): void {
+  const persisted = stateOf(cache).persisted;
+  if (!persisted?.dirty || !persisted.entries) return;
+  for (const path of persisted.entries.keys()) {
+    if (persisted.entries.size <= MAX_INDEX_ENTRIES) break;
+    persisted.entries.delete(path);
+  }
+  saveIndex(persisted.file, persisted.entries);
+  persisted.dirty = false;
 }
 
 /** Reads the body of a SKILL.md (text after the frontmatter) or says why it cannot. */
@@ -309,6 +443,12 @@ function probeSkillFile(path: string, folderName: string, cap: number, cache: Sk
   const key = statKey(s);
   const hit = getFile(cache, path, key, cap);
   if (hit) return { kind: 'done', parsed: hit };
+  const stored = persistedOutcome(cache, path, key, cap);
+  if (stored) {
+    const parsed = toParsed(stored, path, folderName);
+    setFile(cache, path, key, cap, parsed);
+    return { kind: 'done', parsed };
+  }
   return { kind: 'read', path, folderName, key, size: s.size };
 }
 
@@ -337,8 +477,12 @@ async function readSkillFile(
   } else {
     try {
       const bytes = await readFile(path);
-      parsed =
-        bytes.byteLength > cap ? tooLarge(path, bytes.byteLength, cap) : parseBytes(bytes, path, folderName);
+      if (bytes.byteLength > cap) parsed = tooLarge(path, bytes.byteLength, cap);
+      else {
+        const outcome = analyseBytes(bytes);
+        persistOutcome(cache, path, key, cap, outcome);
+        parsed = toParsed(outcome, path, folderName);
+      }
     } catch (error) {
       return {
         warnings: [{ file: path, code: 'unreadable', reason: errMessage(error), skipped: true }],
@@ -420,7 +564,10 @@ export async function discoverSkills(
   const cap = resolveCap(options.maxFileBytes);
   const warnings: SkillWarning[] = [];
   const skills = new Map<string, SkillMeta>();
-  for (const source of skillDirectories(options)) {
+  const sources = skillDirectories(options);
+  const dirKeys: string[] = [];
+  for (const source of sources) {
+    dirKeys.push(dirStatKey(source.dir));
     const folders = await listFolders(source.dir, cache, warnings);
     const parsed = await loadFolders(source.dir, folders, cap, cache);
     const inThisDir = new Map<string, string>();
@@ -450,7 +597,57 @@ export async function discoverSkills(
       skills.set(p.frontmatter.name, meta);
     });
   }
+  stateOf(cache).listings.set(listingKey(sources, cap), { dirKeys, skills });
+  flushIndex(cache);
   return { skills, warnings, cap };
+}
+
+function listingKey(sources: readonly SkillSourceDir[], cap: number): string {
+  return JSON.stringify([cap, ...sources.map((s) => `${s.kind}:${s.dir}`)]);
+}
+
+/** A directory's identity for the listing memo: inode + mtime + ctime (what `listFolders` keys on), or `none`. */
+function dirStatKey(dir: string): string {
+  try {
+    const s = statSync(dir, { bigint: true, throwIfNoEntry: false });
+    return s?.isDirectory() ? `${s.ino}:${s.mtimeNs}:${s.ctimeNs}` : 'none';
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/**
+ * The winning skill `name` from the last full discovery of the same directories, when no directory changed since
+ * (no folder added, removed or renamed) and the skill's own file is unchanged: one stat per directory plus one.
+ * `undefined` means "list again". An in-place edit of *another* skill's file (renaming it to shadow `name`) is seen
+ * by the next full listing, not here.
+ */
+export function findListedSkill(
+  name: string,
+  options: SkillDiscoveryOptions,
+): { skill: SkillMeta; cap: number } | undefined {
+  const cache = options.cache ?? sharedCache;
+  const cap = resolveCap(options.maxFileBytes);
+  const sources = skillDirectories(options);
+  const state = stateOf(cache);
+  const listing = state.listings.get(listingKey(sources, cap));
+  if (!listing) return undefined;
+  for (let i = 0; i < sources.length; i++) {
+    if (dirStatKey((sources[i] as SkillSourceDir).dir) !== listing.dirKeys[i]) return undefined;
+  }
+  const skill = listing.skills.get(name);
+  if (!skill) return undefined;
+  let key: string | undefined;
+  try {
+    const s = statSync(skill.path, { bigint: true, throwIfNoEntry: false });
+    key = s?.isFile() ? statKey(s) : undefined;
+  } catch {
+    key = undefined;
+  }
+  const cached = state.files.get(skill.path);
+  return key !== undefined && cached?.key === key && cached.parsed.meta === skill
+    ? { skill, cap }
+    : undefined;
 }
 
 /** Lists valid skills from every skill directory (later directories override earlier ones by name) with warnings. */

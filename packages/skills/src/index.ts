@@ -4,6 +4,7 @@ export {
   PROJECT_SKILL_DIRS,
   SKILL_FILE,
   SkillCache,
+  type SkillCacheOptions,
   type SkillDiscoveryOptions,
   type SkillList,
   type SkillMeta,
@@ -11,6 +12,7 @@ export {
   type SkillSourceKind,
   skillDirectories,
   USER_SKILL_DIR,
+  USER_SKILL_DIRS,
 } from './discovery.js';
 export { isSkillError, SkillError, type SkillErrorCode } from './errors.js';
 export {

@@ -1,10 +1,15 @@
-import { discoverSkills, readSkillBody, type SkillDiscoveryOptions } from './discovery.js';
+import { discoverSkills, findListedSkill, readSkillBody, type SkillDiscoveryOptions } from './discovery.js';
 import { SkillError } from './errors.js';
 
 /** Options for {@link loadSkillPrompt}: discovery options plus the raw argument string. */
 export interface SkillLoadOptions extends SkillDiscoveryOptions {
   /** Raw argument text (what followed the slash command name); default `''`. */
   readonly args?: string;
+  /**
+   * Who asks for the skill: `'user'` (a slash command; default) may run any skill, `'model'` (the `use_skill`
+   * tool) only those with `autoTrigger` — a skill kept from the model is then "unknown" to it.
+   */
+  readonly invokedBy?: 'user' | 'model';
 }
 
 const PLACEHOLDER = /\$(?:ARGUMENTS|ARG([1-9][0-9]*))/g;
@@ -48,7 +53,15 @@ function trimTrailingNewlines(text: string): string {
  * `SKILL_UNREADABLE` when the file changed into something unreadable between discovery and reading.
  */
 export async function loadSkillPrompt(name: string, options: SkillLoadOptions): Promise<string> {
-  const { skills, cap } = await discoverSkills(options);
+  const listed = findListedSkill(name, options);
+  if (listed && (options.invokedBy !== 'model' || listed.skill.autoTrigger)) {
+    const body = await readSkillBody(listed.skill.path, listed.cap);
+    if (body.ok) return substituteArguments(body.body, options.args ?? '');
+    // Unreadable since the listing: a full discovery below says what happened.
+  }
+  const { skills: all, cap } = await discoverSkills(options);
+  const skills =
+    options.invokedBy === 'model' ? new Map([...all].filter(([, meta]) => meta.autoTrigger)) : all;
   const skill = skills.get(name);
   if (!skill) {
     const available = [...skills.keys()].sort();

@@ -94,7 +94,9 @@ export function useSkillTool(options: SkillDiscoveryOptions): UseSkillTool {
     capability: 'read',
     async execute(input: unknown): Promise<string> {
       const { name, args } = parseUseSkillInput(input);
-      return loadSkillPrompt(name, { ...options, args: args ?? '' });
+      // The model may only load what it was offered: skills with `auto-trigger: false` or
+      // `disable-model-invocation: true` stay the user's (slash command only).
+      return loadSkillPrompt(name, { ...options, args: args ?? '', invokedBy: 'model' });
     },
   };
 }

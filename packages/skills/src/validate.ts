@@ -6,6 +6,9 @@ export type SkillWarningCode =
   | 'invalid-frontmatter'
   | 'invalid-field'
   | 'name-mismatch'
+  | 'name-from-folder'
+  | 'long-description'
+  | 'recovered-yaml'
   | 'duplicate-name'
   | 'empty-body'
   | 'not-utf8'
@@ -36,7 +39,11 @@ export interface SkillFrontmatter {
   readonly argumentHint?: string;
   /** Tools the skill expects to use (`allowed-tools`), split into entries. */
   readonly allowedTools?: readonly string[];
-  /** Whether the skill is advertised to the model in the hint (`auto-trigger`, default `true`). */
+  /**
+   * Whether the model may invoke the skill: it is advertised in the hint and loadable through `use_skill`
+   * (default `true`; `false` with `auto-trigger: false` or Claude Code's `disable-model-invocation: true`).
+   * The user's `/name` slash command runs it either way.
+   */
   readonly autoTrigger: boolean;
   /** Licence name or reference (`license`). */
   readonly license?: string;
@@ -48,7 +55,10 @@ export interface SkillFrontmatter {
 
 /** Maximum length of a skill name (Agent Skills format). */
 export const MAX_NAME_LENGTH = 64;
-/** Maximum length of a skill description (Agent Skills format). */
+/**
+ * Maximum length of a skill description in the Agent Skills format. A longer one is still read (as Claude Code
+ * does) with a `long-description` warning: strict where we produce, tolerant where we read.
+ */
 export const MAX_DESCRIPTION_LENGTH = 1024;
 const MAX_COMPATIBILITY_LENGTH = 500;
 
@@ -93,8 +103,10 @@ export function splitAllowedTools(value: string): string[] {
 }
 
 /**
- * Validates parsed frontmatter against the Agent Skills format.
- * Invalid `name`/`description` skip the skill; a bad optional field is dropped with a warning.
+ * Validates parsed frontmatter against the Agent Skills format, reading what peers accept: a missing `name`
+ * falls back to the folder name, a description over {@link MAX_DESCRIPTION_LENGTH} is kept, `argument-hint` is also
+ * read from `metadata`, and `disable-model-invocation: true` means `autoTrigger: false` (each with a warning).
+ * An invalid `name` or a missing `description` skips the skill; a bad optional field is dropped with a warning.
  */
 export function validateFrontmatter(data: unknown, file: string, folderName: string): Validation {
   const warnings: SkillWarning[] = [];
@@ -116,7 +128,18 @@ export function validateFrontmatter(data: unknown, file: string, folderName: str
   if (!isRecord(data)) {
     return skip(undefined, 'frontmatter must be a YAML mapping', 'invalid-frontmatter');
   }
-  const { name, description } = data;
+  const { description } = data;
+  let name = data.name;
+  if (name === undefined && isValidSkillName(folderName)) {
+    name = folderName;
+    warnings.push({
+      file,
+      field: 'name',
+      code: 'name-from-folder',
+      reason: `no "name" in the frontmatter; the folder name "${folderName}" is used`,
+      skipped: false,
+    });
+  }
   if (typeof name !== 'string')
     return skip('name', 'required string field "name" is missing or not a string');
   if (!isValidSkillName(name)) {
@@ -128,8 +151,15 @@ export function validateFrontmatter(data: unknown, file: string, folderName: str
   if (typeof description !== 'string' || description.trim() === '') {
     return skip('description', 'required string field "description" is missing, empty or not a string');
   }
-  if (codePointLength(description) > MAX_DESCRIPTION_LENGTH) {
-    return skip('description', `"description" is longer than ${MAX_DESCRIPTION_LENGTH} characters`);
+  const descriptionLength = codePointLength(description);
+  if (descriptionLength > MAX_DESCRIPTION_LENGTH) {
+    warnings.push({
+      file,
+      field: 'description',
+      code: 'long-description',
+      reason: `"description" is ${descriptionLength} characters, over the ${MAX_DESCRIPTION_LENGTH} of the Agent Skills format; kept`,
+      skipped: false,
+    });
   }
   if (name !== folderName) {
     warnings.push({
@@ -168,6 +198,13 @@ export function validateFrontmatter(data: unknown, file: string, folderName: str
     if (typeof auto === 'boolean') value.autoTrigger = auto;
     else drop('auto-trigger', '"auto-trigger" must be true or false');
   }
+  // Claude Code's spelling of the same switch; either one turning model invocation off wins.
+  const disabled = data['disable-model-invocation'];
+  if (disabled !== undefined && disabled !== null) {
+    if (typeof disabled === 'boolean') {
+      if (disabled) value.autoTrigger = false;
+    } else drop('disable-model-invocation', '"disable-model-invocation" must be true or false');
+  }
   const license = data.license;
   if (license !== undefined && license !== null) {
     if (typeof license === 'string') value.license = license;
@@ -191,10 +228,17 @@ export function validateFrontmatter(data: unknown, file: string, folderName: str
       let bad = false;
       for (const [k, v] of Object.entries(meta)) {
         if (typeof v === 'string') out[k] = v;
-        else bad = true;
+        // btw-style `metadata: {auto-trigger: false}` is read below, not reported as a bad value.
+        else if (!(k === 'auto-trigger' && typeof v === 'boolean')) bad = true;
       }
+      const nestedAuto = meta['auto-trigger'];
+      const metaAuto = nestedAuto === 'false' ? false : nestedAuto === 'true' ? true : nestedAuto;
+      if (auto === undefined && metaAuto === false) value.autoTrigger = false;
       if (bad) drop('metadata', '"metadata" values must be strings; non-string entries');
       value.metadata = out;
+      // btw-style skills keep the hint under metadata; the top-level field wins when both are there.
+      const nested = out['argument-hint'];
+      if (value.argumentHint === undefined && nested !== undefined) value.argumentHint = nested;
     } else drop('metadata', '"metadata" must be a mapping of string keys to string values');
   }
   if (value.allowedTools) Object.freeze(value.allowedTools);

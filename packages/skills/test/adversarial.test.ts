@@ -60,7 +60,7 @@ describe('frontmatter parsing of hostile input', () => {
     const r = splitFrontmatter('---\nname: a\ndescription: "x"\n---x\n---\nbody\n');
     expect(r.ok).toBe(false);
     const ok = splitFrontmatter('---  \nname: a\ndescription: x\n---\t\nbody\n');
-    expect(ok).toEqual({ ok: true, data: { name: 'a', description: 'x' }, body: 'body\n' });
+    expect(ok).toEqual({ ok: true, recovered: [], data: { name: 'a', description: 'x' }, body: 'body\n' });
   });
 
   it('normaliseText drops one BOM and converts CRLF and lone CR', () => {
@@ -151,5 +151,57 @@ describe('discovery over hostile trees', () => {
     });
     expect(skills.map((s) => s.name)).toEqual(['weird']);
     expect(warnings.map((w) => w.code)).toEqual(['name-mismatch']);
+  });
+});
+
+describe('lenient reading of free-text fields (YAML recovery)', () => {
+  it('property: any single-line argument-hint or description never throws, never touches name, and is read as its text when recovered', () => {
+    const line = fc.string({
+      unit: fc.constantFrom(
+        '[',
+        ']',
+        '{',
+        '}',
+        ':',
+        ' ',
+        '#',
+        '@',
+        '`',
+        '*',
+        '&',
+        '!',
+        'a',
+        'z',
+        '-',
+        ',',
+        '|',
+        '>',
+        '"',
+        "'",
+        '\t',
+        '%',
+      ),
+    });
+    fc.assert(
+      fc.property(fc.constantFrom('argument-hint', 'description'), line, (field, value) => {
+        const text = `---\nname: stable\n${field === 'description' ? '' : 'description: d\n'}${field}: ${value}\n---\nbody\n`;
+        const r = splitFrontmatter(text);
+        if (!r.ok) return;
+        const data = r.data as Record<string, unknown>;
+        expect(data.name).toBe('stable');
+        if (r.recovered.includes(field)) {
+          expect(typeof data[field]).toBe('string');
+          if (field === 'description' || !value.trim().startsWith('[')) {
+            expect(data[field]).toBe(value.trim());
+          }
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a name is never recovered: an invalid name stays a YAML error', () => {
+    const r = splitFrontmatter('---\nname: [unclosed\ndescription: x\n---\nb\n');
+    expect(r).toMatchObject({ ok: false, code: 'invalid-yaml' });
   });
 });

@@ -1,7 +1,13 @@
 import { mkdir, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listSkillsMeta, loadSkillPrompt, SkillCache, skillDirectories } from '../src/index.js';
+import {
+  listSkillsMeta,
+  loadSkillPrompt,
+  PROJECT_SKILL_DIRS,
+  SkillCache,
+  skillDirectories,
+} from '../src/index.js';
 import { makeTree, skillMd, type TempTree } from './helpers.js';
 
 let t: TempTree;
@@ -22,11 +28,14 @@ const opts = (extra: { dirs?: string[]; maxFileBytes?: number } = {}) => ({
 });
 
 describe('skillDirectories', () => {
-  it('lists user, the five project dirs, then host dirs in precedence order', () => {
+  it('lists the user dirs, the project dirs, then host dirs in precedence order', () => {
     const dirs = skillDirectories({ cwd: t.cwd, homeDir: t.home, dirs: ['extra', '/abs/skills'] });
     expect(dirs.map((d) => [d.kind, d.dir])).toEqual([
+      ['user', join(t.home, '.claude/skills')],
+      ['user', join(t.home, '.agents/skills')],
       ['user', join(t.home, '.codeagent/skills')],
       ['project', join(t.cwd, '.btw/skills')],
+      ['project', join(t.cwd, '.gemini/skills')],
       ['project', join(t.cwd, '.agents/skills')],
       ['project', join(t.cwd, '.claude/skills')],
       ['project', join(t.cwd, '.codex/skills')],
@@ -39,11 +48,56 @@ describe('skillDirectories', () => {
   it('keeps only the strongest position of a directory given twice', () => {
     const dirs = skillDirectories({ cwd: t.cwd, homeDir: t.cwd, dirs: ['.btw/skills'] });
     expect(dirs.map((d) => d.dir)).toEqual([
+      join(t.cwd, '.gemini/skills'),
       join(t.cwd, '.agents/skills'),
       join(t.cwd, '.claude/skills'),
       join(t.cwd, '.codex/skills'),
       join(t.cwd, '.codeagent/skills'),
       join(t.cwd, '.btw/skills'),
+    ]);
+  });
+
+  it('searches every directory from the repository root down to cwd, and nothing above the root', async () => {
+    await mkdir(join(t.cwd, '.git'), { recursive: true });
+    const deep = join(t.cwd, 'packages', 'app');
+    await mkdir(deep, { recursive: true });
+    const project = skillDirectories({ cwd: deep, homeDir: t.home })
+      .filter((d) => d.kind === 'project')
+      .map((d) => d.dir);
+    const levels = [t.cwd, join(t.cwd, 'packages'), deep];
+    expect(project).toEqual(levels.flatMap((l) => PROJECT_SKILL_DIRS.map((d) => join(l, d))));
+    expect(project.some((d) => d.startsWith(`${t.root}/.`))).toBe(false);
+  });
+
+  it('a .git file (worktree, submodule) marks the root too; outside a repository only cwd is searched', async () => {
+    const deep = join(t.cwd, 'sub');
+    await mkdir(deep, { recursive: true });
+    const projectDirs = () =>
+      skillDirectories({ cwd: deep, homeDir: t.home })
+        .filter((d) => d.kind === 'project')
+        .map((d) => d.dir);
+    expect(projectDirs()).toEqual(PROJECT_SKILL_DIRS.map((d) => join(deep, d)));
+    await writeFile(join(t.cwd, '.git'), 'gitdir: /elsewhere\n');
+    expect(projectDirs()).toHaveLength(PROJECT_SKILL_DIRS.length * 2);
+  });
+});
+
+describe('skills from the repository root down to cwd', () => {
+  it('a deeper directory overrides a shallower one; user-level peers are read', async () => {
+    await mkdir(join(t.cwd, '.git'), { recursive: true });
+    const deep = join(t.cwd, 'app');
+    await t.write('project/.claude/skills/shared/SKILL.md', skillMd('shared', 'from the root'));
+    await t.write('project/app/.gemini/skills/shared/SKILL.md', skillMd('shared', 'from app'));
+    await t.write('project/.agents/skills/root-only/SKILL.md', skillMd('root-only', 'root'));
+    await t.write('home/.claude/skills/mine/SKILL.md', skillMd('mine', 'user claude'));
+    await t.write('home/.agents/skills/mine/SKILL.md', skillMd('mine', 'user agents'));
+    await t.write('.claude/skills/outside/SKILL.md', skillMd('outside', 'above the repository'));
+    const { skills, warnings } = await listSkillsMeta({ cwd: deep, homeDir: t.home, cache });
+    expect(warnings).toEqual([]);
+    expect(skills.map((s) => [s.name, s.description, s.sourceKind])).toEqual([
+      ['mine', 'user agents', 'user'],
+      ['root-only', 'root', 'project'],
+      ['shared', 'from app', 'project'],
     ]);
   });
 });
@@ -158,7 +212,8 @@ describe('invalid skills are skipped with warnings, never fatal', () => {
     await t.write(`${d}/huge-desc/SKILL.md`, skillMd('huge-desc', 'd'.repeat(1025)));
     await t.write(`${d}/num-name/SKILL.md`, '---\nname: 1.5e3\ndescription: x\n---\nbody\n');
     const { skills, warnings } = await listSkillsMeta(opts());
-    expect(skills.map((s) => s.name)).toEqual(['good']);
+    // Read as peers read them: a missing name falls back to the folder, a long description is kept.
+    expect(skills.map((s) => s.name)).toEqual(['good', 'huge-desc', 'no-name']);
     const byFolder = (folder: string) =>
       warnings.filter((w) => w.file === join(t.root, d, folder, 'SKILL.md'));
     expect(byFolder('no-fm')).toEqual([
@@ -169,12 +224,18 @@ describe('invalid skills are skipped with warnings, never fatal', () => {
     expect(byFolder('bad-yaml')[0]?.reason).toMatch(/^YAML error: /);
     expect(byFolder('dup-key')[0]?.code).toBe('invalid-yaml');
     expect(byFolder('scalar')[0]?.code).toBe('invalid-frontmatter');
-    for (const f of ['no-name', 'Bad-Name', 'double', 'trailing', 'long', 'num-name']) {
+    expect(byFolder('no-name')).toEqual([
+      expect.objectContaining({ code: 'name-from-folder', field: 'name', skipped: false }),
+    ]);
+    expect(byFolder('huge-desc')).toEqual([
+      expect.objectContaining({ code: 'long-description', field: 'description', skipped: false }),
+    ]);
+    for (const f of ['Bad-Name', 'double', 'trailing', 'long', 'num-name']) {
       expect(byFolder(f), f).toEqual([
         expect.objectContaining({ code: 'invalid-field', field: 'name', skipped: true }),
       ]);
     }
-    for (const f of ['no-desc', 'blank-desc', 'huge-desc']) {
+    for (const f of ['no-desc', 'blank-desc']) {
       expect(byFolder(f), f).toEqual([
         expect.objectContaining({ code: 'invalid-field', field: 'description', skipped: true }),
       ]);
@@ -208,7 +269,7 @@ describe('invalid skills are skipped with warnings, never fatal', () => {
         'opt',
         'x',
         'b\n',
-        'auto-trigger: "sometimes"\nargument-hint: [1, 2]\nmetadata:\n  n: 1\n  s: ok\n',
+        'auto-trigger: "sometimes"\nargument-hint:\n  a: 1\nmetadata:\n  n: 1\n  s: ok\n',
       ),
     );
     const { skills, warnings } = await listSkillsMeta(opts());

@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -116,5 +118,40 @@ describe('loadSkillPrompt', () => {
     await expect(loadSkillPrompt('broken', { cwd: t.cwd, homeDir: t.home, cache })).rejects.toMatchObject({
       code: 'SKILL_NOT_FOUND',
     });
+  });
+});
+
+describe('loadSkillPrompt reuses the last listing', () => {
+  let tree: TempTree;
+  beforeEach(async () => {
+    tree = await makeTree();
+  });
+  afterEach(async () => {
+    await tree.cleanup();
+  });
+
+  it('answers from the listing while nothing changed, and sees every change that matters', async () => {
+    const cache = new SkillCache();
+    const o = { cwd: tree.cwd, homeDir: tree.home, cache };
+    const low = await tree.write(
+      'project/.agents/skills/greet/SKILL.md',
+      skillMd('greet', 'g', 'low $ARG1\n'),
+    );
+    for (let i = 0; i < 50; i++)
+      await tree.write(`project/.agents/skills/s-${i}/SKILL.md`, skillMd(`s-${i}`, 'x'));
+    expect(await loadSkillPrompt('greet', { ...o, args: 'a' })).toBe('low a\n');
+    // The body is always read fresh.
+    await tree.write('project/.agents/skills/greet/SKILL.md', skillMd('greet', 'g', 'edited $ARG1\n'));
+    expect(await loadSkillPrompt('greet', { ...o, args: 'b' })).toBe('edited b\n');
+    // A stronger directory gains a folder of the same name: the new winner is loaded.
+    await tree.write('project/.codeagent/skills/greet/SKILL.md', skillMd('greet', 'g', 'high\n'));
+    expect(await loadSkillPrompt('greet', o)).toBe('high\n');
+    // The winner renames itself in place: the earlier one wins again.
+    await tree.write('project/.codeagent/skills/greet/SKILL.md', skillMd('other', 'g', 'renamed\n'));
+    expect(await loadSkillPrompt('greet', o)).toBe('edited $ARG1\n');
+    expect(await loadSkillPrompt('other', o)).toBe('renamed\n');
+    // The skill disappears: a clear not-found error with the names that remain.
+    await rm(dirname(low), { recursive: true });
+    await expect(loadSkillPrompt('greet', o)).rejects.toMatchObject({ code: 'SKILL_NOT_FOUND' });
   });
 });

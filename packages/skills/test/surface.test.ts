@@ -11,6 +11,7 @@ it('pins the public export names', async () => {
     'SkillCache',
     'SkillError',
     'USER_SKILL_DIR',
+    'USER_SKILL_DIRS',
     'buildSkillHint',
     'escapeHintText',
     'estimateTokens',
@@ -33,12 +34,14 @@ it('pins the protocol constants', async () => {
   const m = await import('../src/index.js');
   expect(m.PROJECT_SKILL_DIRS).toEqual([
     '.btw/skills',
+    '.gemini/skills',
     '.agents/skills',
     '.claude/skills',
     '.codex/skills',
     '.codeagent/skills',
   ]);
   expect(m.USER_SKILL_DIR).toBe('.codeagent/skills');
+  expect(m.USER_SKILL_DIRS).toEqual(['.claude/skills', '.agents/skills', '.codeagent/skills']);
   expect(m.SKILL_FILE).toBe('SKILL.md');
   expect([
     m.MAX_NAME_LENGTH,

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listSkillNames, parseUseSkillInput, SkillCache, useSkillTool } from '../src/index.js';
+import {
+  buildSkillHint,
+  listSkillNames,
+  loadSkillPrompt,
+  parseUseSkillInput,
+  SkillCache,
+  useSkillTool,
+} from '../src/index.js';
 import { makeTree, skillMd, type TempTree } from './helpers.js';
 
 let t: TempTree;
@@ -47,6 +54,32 @@ describe('useSkillTool', () => {
       'greet',
       'host-only',
     ]);
+  });
+
+  it('keeps skills the model may not invoke out of use_skill, while the user can still load them', async () => {
+    await t.write(
+      'project/.claude/skills/deploy/SKILL.md',
+      skillMd('deploy', 'd', 'ship it\n', 'disable-model-invocation: true\n'),
+    );
+    await t.write(
+      'project/.btw/skills/manual/SKILL.md',
+      skillMd('manual', 'm', 'by hand\n', 'auto-trigger: false\n'),
+    );
+    await t.write('project/.agents/skills/open/SKILL.md', skillMd('open', 'o', 'free\n'));
+    const options = { cwd: t.cwd, homeDir: t.home, cache: new SkillCache() };
+    const tool = useSkillTool(options);
+    expect(await tool.execute({ name: 'open' })).toBe('free\n');
+    for (const name of ['deploy', 'manual']) {
+      // Unknown to the model: the error lists only what it was offered.
+      await expect(tool.execute({ name })).rejects.toMatchObject({
+        code: 'SKILL_NOT_FOUND',
+        available: ['open'],
+      });
+      expect(await loadSkillPrompt(name, options)).toMatch(/ship it|by hand/);
+    }
+    const hint = await buildSkillHint(options);
+    expect(hint).toContain('<name>open</name>');
+    expect(hint).not.toMatch(/deploy|manual/);
   });
 
   it.each([

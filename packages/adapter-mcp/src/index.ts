@@ -1,0 +1,43 @@
+/**
+ * MCP servers' tools as codeagent agent tools: stdio and Streamable HTTP servers from the `.mcp.json` format users
+ * already have, tools named `mcp__<server>__<tool>` and governed by the permission gate (every tool `exec` unless the
+ * user trusts the server), results mapped to the three channels, crashes and hangs turned into error results and
+ * restarts, prompts as slash commands.
+ *
+ * @packageDocumentation
+ */
+export {
+  type McpConfig,
+  type McpHttpServerConfig,
+  type McpServerConfig,
+  type McpStdioServerConfig,
+  type ParseMcpConfigOptions,
+  parseMcpConfig,
+  readMcpConfigFile,
+} from './config.js';
+export {
+  type McpConnectionOptions,
+  type McpConnectionState,
+  type McpProgress,
+  type McpPromptInfo,
+  McpServerConnection,
+  type McpToolInfo,
+} from './connection.js';
+export { McpAdapterError, type McpAdapterErrorCode } from './errors.js';
+export { MCP_TOOL_PREFIX, mcpToolName } from './names.js';
+export { type McpSlashCommand, mcpSlashCommands } from './prompts.js';
+export {
+  DEFAULT_MAX_VALUE_CHARS,
+  type McpResultLimits,
+  type McpResultSource,
+  mcpResultToToolResult,
+} from './result.js';
+export {
+  type AttachedMcpServers,
+  attachMcpServers,
+  type McpAttachTarget,
+  type McpServerPolicy,
+  type McpToolOptions,
+  mcpAgentTools,
+  mcpToolCapability,
+} from './tools.js';

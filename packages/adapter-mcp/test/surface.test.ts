@@ -1,0 +1,30 @@
+import { expect, it } from 'vitest';
+import * as mcp from '../src/index.js';
+
+it('pins the public export names and constants', () => {
+  expect(Object.keys(mcp).sort()).toEqual([
+    'DEFAULT_MAX_VALUE_CHARS',
+    'MCP_TOOL_PREFIX',
+    'McpAdapterError',
+    'McpServerConnection',
+    'attachMcpServers',
+    'mcpAgentTools',
+    'mcpResultToToolResult',
+    'mcpSlashCommands',
+    'mcpToolCapability',
+    'mcpToolName',
+    'parseMcpConfig',
+    'readMcpConfigFile',
+  ]);
+  expect([mcp.MCP_TOOL_PREFIX, mcp.DEFAULT_MAX_VALUE_CHARS]).toEqual(['mcp__', 30_000]);
+});
+
+it('tool names follow mcp__<server>__<tool> within 64 safe characters, distinct when cut', () => {
+  expect(mcp.mcpToolName('github', 'create_issue')).toBe('mcp__github__create_issue');
+  expect(mcp.mcpToolName('my.server', 'a/b c')).toBe('mcp__my_server__a_b_c');
+  const a = mcp.mcpToolName('s', `${'x'.repeat(80)}1`);
+  const b = mcp.mcpToolName('s', `${'x'.repeat(80)}2`);
+  expect(a).toHaveLength(64);
+  expect(a).not.toBe(b);
+  expect(a).toMatch(/^[A-Za-z0-9_-]+$/);
+});

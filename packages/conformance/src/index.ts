@@ -1,0 +1,49 @@
+/**
+ * The codeagent contract conformance kit: language-neutral vectors with provenance, a runner for implementations in
+ * this process (vitest, node:test) and one for hosts in any language speaking NDJSON over stdio, with an
+ * expected-failures baseline that fails when an expected failure starts passing, and text, JSON and JUnit reports.
+ *
+ * @packageDocumentation
+ */
+export { parseBaseline, readBaseline } from './baseline.js';
+export { jsonDifference } from './compare.js';
+export { type HostOptions, type NdjsonHost, PROTOCOL, startHost } from './host.js';
+export { formatReport, junitReport } from './report.js';
+export {
+  type Answer,
+  type ConformanceReport,
+  type Implementation,
+  inProcess,
+  judge,
+  type Outcome,
+  type RunOptions,
+  runSuite,
+  type VectorResult,
+} from './run.js';
+export {
+  ARTIFACT_OPS,
+  artifactSuite,
+  type ExpectedError,
+  type SuiteName,
+  suites,
+  type Vector,
+} from './vectors.js';
+export {
+  type RendererCase,
+  RENDER_TERMINAL_OP,
+  runTerminalRendererSuite,
+  type TerminalRender,
+  terminalRendererCases,
+} from './terminal.js';
+export {
+  type Backend,
+  type BackendEvent,
+  type BackendFactory,
+  type BackendScenario,
+  type BackendSetup,
+  type BackendTool,
+  backendScenarios,
+  runBackendSuite,
+  TOOL_REQUEST_KEYS,
+  TOOL_RESULT_KEYS,
+} from './backend.js';
