@@ -75,7 +75,8 @@ describe('the web host in Chromium on the demo model', () => {
     const kinds = await page
       .locator('.ca-result[data-kind]')
       .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-kind')))]);
-    for (const kind of ['text', 'image', 'code', 'diff', 'table']) expect(kinds, kind).toContain(kind);
+    for (const kind of ['text', 'image', 'code', 'diff', 'table', 'error'])
+      expect(kinds, kind).toContain(kind);
     expect(await page.locator('img.ca-image').count()).toBeGreaterThan(0);
     const state = (tool: string) =>
       page
