@@ -121,6 +121,16 @@ describe('the web host in Chromium on the demo model', () => {
     await page.locator('.session-open', { hasText: 'Give me a tour' }).click();
     await expect.poll(() => page.locator('[data-row]').count(), { timeout: 20_000 }).toBe(before);
 
+    // The permission mode switch applies to the session (and is stored).
+    await page.getByLabel('Permission mode').selectOption('accept_edits');
+    const firstId = new URL(page.url()).pathname.split('/').pop() as string;
+    await expect
+      .poll(
+        async () =>
+          (await (await fetch(`${host.origin}/api/sessions/${firstId}`, { headers: auth() })).json()).mode,
+      )
+      .toBe('accept_edits');
+
     // Rename and delete from the list.
     const second = page.locator('.session', { hasText: 'Another tour' });
     await second.hover();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseWebArgs } from '../src/server/config.ts';
+import { parseWebArgs, resolveHostConfig } from '../src/server/config.ts';
 import { SessionStore } from '../src/server/store.ts';
 import { startTestHost } from './helpers.ts';
 
@@ -133,6 +133,25 @@ describe('configuration', () => {
     expect(() => parseWebArgs(['--port', 'x'], '/s', {})).toThrow(/--port/);
     expect(() => parseWebArgs(['--cwd'], '/s', {})).toThrow(/needs a value/);
     expect(() => parseWebArgs(['--bogus'], '/s', {})).toThrow(/unknown argument/);
+  });
+
+  it('uses a configured provider from the CODEAGENT_* variables, in the given workspace', async () => {
+    const config = await resolveHostConfig(
+      { cwd: '/work/project', port: 0, dataDir: null, demo: false },
+      {
+        CODEAGENT_PROVIDER: 'openai-compatible',
+        CODEAGENT_BASE_URL: 'http://127.0.0.1:9/v1',
+        CODEAGENT_MODEL: 'local-model',
+      },
+    );
+    expect(config).toMatchObject({ cwd: '/work/project', demo: false, note: null, deny: [] });
+    expect(config.modelLabel).toBe('local-model (openai-compatible)');
+    // Nothing configured: the demo, in a temporary copy (never the given folder), and the screen says so.
+    const demo = await resolveHostConfig({ cwd: '/work/project', port: 0, dataDir: null, demo: false }, {});
+    expect(demo.demo).toBe(true);
+    expect(demo.cwd).not.toBe('/work/project');
+    expect(demo.note).toContain('scripted demo model');
+    await rm(demo.cwd, { recursive: true, force: true });
   });
 
   it('stores sessions in SQLite', () => {
