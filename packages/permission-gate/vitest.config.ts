@@ -1,3 +1,4 @@
+import { mergeConfig } from 'vitest/config';
 import { sharedConfig } from '../../vitest.shared.ts';
 
-export default sharedConfig;
+export default mergeConfig(sharedConfig, { test: { setupFiles: ['./test/setup-grammar.ts'] } });

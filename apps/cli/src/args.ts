@@ -31,7 +31,7 @@ export const USAGE = `Usage:
   codeagent                     interactive session (REPL)
   codeagent -p "<prompt>"       one turn, then exit with a status (0 completed, 1 error, 3 denied/other stop)
   codeagent demo                scripted demo on a temporary copy of a sample workspace (no network, no keys)
-  codeagent acp                 serve the Agent Client Protocol over stdio (not available in this build)
+  codeagent acp                 serve the Agent Client Protocol over stdio (for editors: Zed, JetBrains, Neovim...)
 
 Options:
   -p, --prompt <text>     run one turn non-interactively

@@ -1,8 +1,10 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runAcp } from './acp.js';
 import { clean } from './clean.js';
 import { parsePermissionConfig, type PermissionMode, type PermissionRules } from '@codeagent/permission-gate';
+import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
 import { DEMO_PERMISSIONS } from '@codeagent/providers';
 import { copyDemoWorkspace } from '@codeagent/providers/node';
 import { type CliOptions, CliUsageError, parseCliArgs, USAGE } from './args.js';
@@ -50,10 +52,12 @@ export async function runCli(proc: CliProcess): Promise<number> {
     return 0;
   }
   if (options.command === 'acp') {
-    proc.stderr.write(
-      'codeagent: `acp` needs @codeagent/adapter-acp, which this build does not include yet\n',
-    );
-    return 2;
+    try {
+      return await runAcp(options, proc, readProjectRules, VERSION);
+    } catch (error) {
+      proc.stderr.write(`codeagent: ${clean(error instanceof Error ? error.message : String(error))}\n`);
+      return 1;
+    }
   }
   const color =
     !options.noColor &&
@@ -88,6 +92,14 @@ export async function runCli(proc: CliProcess): Promise<number> {
     ].join(' · ');
     info(color ? `\u001b[1m${banner}\u001b[0m` : banner);
     if (chosen.note) info(chosen.note);
+    // The gate parses Bash commands with the bash grammar; until it loads, compound commands are asked for.
+    try {
+      await loadInstalledShellGrammar();
+    } catch (e) {
+      info(
+        `warning: the bash grammar did not load (${clean(e instanceof Error ? e.message : String(e))}); Bash commands beyond plain words will be asked for`,
+      );
+    }
     if (resume !== undefined) info(`resumed session ${sessionId} (${host.client.history.length} messages)`);
     const save = async (title: string) => store.save(sessionId, JSON.parse(host.client.save()), title);
     try {

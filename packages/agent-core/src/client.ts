@@ -11,6 +11,7 @@ import {
 import {
   type AskCallback,
   installPermissionGate,
+  isShellGrammarLoaded,
   type PermissionGate,
   type PermissionGateTarget,
   type PermissionMode,
@@ -19,6 +20,7 @@ import {
   type ToolMetaInput,
   type ToolPolicy,
 } from '@codeagent/permission-gate';
+import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
 import {
   createToolPresenter,
   type PresenterIssue,
@@ -693,6 +695,12 @@ export class CodeagentClient implements PermissionGateTarget {
     const { intent, args } = splitIntent(input);
     const gate = this.#gate;
     if (gate) {
+      // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
+      if (!isShellGrammarLoaded())
+        await raceAbort(
+          loadInstalledShellGrammar().catch(() => undefined),
+          signal,
+        );
       syncMeta(gate, tool);
       const check = () => gate.check({ id: callId, name: tool.name, input: args, signal });
       const run = this.#approvals.then(check, check);

@@ -247,3 +247,36 @@ describe('tool classification precedence', () => {
     expect(log).toEqual([]);
   });
 });
+
+describe('the bash grammar behind the gate', () => {
+  it('is loaded before the first permission check, so compound commands are decided by the rules', async () => {
+    const { isShellGrammarLoaded } = await import('@codeagent/permission-gate');
+    const ran: string[] = [];
+    const bash = defineTool({
+      name: 'Bash',
+      description: 'Run a command',
+      inputSchema: z.object({ command: z.string() }),
+      capability: 'exec',
+      execute: ({ command }) => {
+        ran.push(command);
+        return 'ok';
+      },
+    });
+    const model = scriptedModel([
+      [call('c1', 'Bash', { command: 'git status "src" | head -n 3' }), finish('tool-calls')],
+      [call('c2', 'Bash', { command: "'rm' -rf build" }), finish('tool-calls')],
+      [...text(['done']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [bash] });
+    // No ask callback: whatever the rules do not allow is denied.
+    installPermissionGate(client, {
+      rules: { allow: ['Bash(git status*)', 'Bash(head*)'], deny: ['Bash(rm:*)'] },
+    });
+    const results: string[] = [];
+    await stream(client, 'go', { onToolResult: (e) => results.push(`${e.id}:${String(e.value)}`) });
+    expect(isShellGrammarLoaded()).toBe(true);
+    // Without the grammar the first line would be asked for (and denied, with no callback): it ran.
+    expect(ran).toEqual(['git status "src" | head -n 3']);
+    expect(results[1]).toMatch(/^c2:Permission denied for Bash \(deny rule Bash\(rm:\*\)\)/);
+  });
+});

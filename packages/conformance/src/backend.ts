@@ -37,28 +37,43 @@ export interface Backend {
 /** Makes a backend for a scenario (e.g. a codeagent client with the setup's model, tools and ask callback). */
 export type BackendFactory = (setup: BackendSetup) => Backend | Promise<Backend>;
 
-interface ToolSpec {
+/** A tool of a scenario, as data. */
+export interface BackendToolSpec {
+  /** Tool name. */
   readonly name: string;
+  /** Its capability. */
   readonly capability: BackendTool['capability'];
+  /** What it returns. */
   readonly result?: unknown;
+  /** The message it throws instead. */
   readonly throws?: string;
 }
 
-interface Expectation {
+/** What a scenario's event stream must show. */
+export interface BackendExpectation {
+  /** The event types in order (runs of one type collapsed, ticks dropped). */
   readonly events?: readonly string[];
+  /** The end result's stop reason. */
   readonly stopReason?: string;
+  /** The end result's text. */
   readonly text?: string;
+  /** `null`: the end result's usage must be null (an error). */
   readonly usage?: null;
+  /** The type of the last event. */
   readonly lastEvent?: string;
+  /** The tool results, in order: id, name, error flag, and the value or its prefix. */
   readonly toolResults?: readonly {
-    id: string;
-    name: string;
-    value?: string;
-    valuePrefix?: string;
-    isError: boolean;
+    readonly id: string;
+    readonly name: string;
+    readonly value?: string;
+    readonly valuePrefix?: string;
+    readonly isError: boolean;
   }[];
+  /** The intents of the tool requests, in order. */
   readonly intents?: readonly (string | null)[];
+  /** The approvals asked, as `name:id`. */
   readonly asked?: readonly string[];
+  /** Tools that must not have run. */
   readonly notExecuted?: readonly string[];
 }
 
@@ -73,13 +88,13 @@ export interface BackendScenario {
   /** The model's script, one turn per request (JSON: `@codeagent/providers` ScriptTurn). */
   readonly turns: readonly unknown[];
   /** Tools to register. */
-  readonly tools: readonly ToolSpec[];
+  readonly tools: readonly BackendToolSpec[];
   /** Answers of the ask callback, in order (missing answers deny). */
   readonly approve?: readonly boolean[];
   /** Abort the turn after this many events. */
   readonly abortAfterEvents?: number;
   /** What must be seen. */
-  readonly expect: Expectation;
+  readonly expect: BackendExpectation;
 }
 
 /** The backend scenarios (event order, key order of tool results, approvals, errors, stop reasons, abort). */

@@ -38,10 +38,12 @@ export {
 export {
   type Backend,
   type BackendEvent,
+  type BackendExpectation,
   type BackendFactory,
   type BackendScenario,
   type BackendSetup,
   type BackendTool,
+  type BackendToolSpec,
   backendScenarios,
   runBackendSuite,
   TOOL_REQUEST_KEYS,

@@ -5,6 +5,11 @@
  */
 import { bench, describe } from 'vitest';
 import { type Capability, createPermissionGate, type Decision, type PermissionMode } from '../src/index.js';
+import { loadInstalledShellGrammar } from '../src/node.js';
+import { createOldMatcher } from '../test/red-team/old-splitter.js';
+
+// Hosts load the bash grammar before the first turn; the gate benches measure that state.
+await loadInstalledShellGrammar();
 
 interface Call {
   readonly name: string;
@@ -157,6 +162,70 @@ describe('createPermissionGate (rule compilation)', () => {
     'create with 1,000 rules',
     () => {
       sink += createPermissionGate({ rules: thousand() }).mode.length;
+    },
+    OPTS,
+  );
+});
+
+/**
+ * Bash decisions: the bash-grammar analysis against the hand-written splitter it replaced (kept only as a
+ * test helper, `test/red-team/old-splitter.ts`). Same rules, same commands; the old splitter's decisions
+ * are the baseline's, not necessarily right (the red-team test counts where they are wrong).
+ */
+const SHELL_RULES = {
+  deny: ['Bash(rm:*)'],
+  ask: ['Bash(git push*)'],
+  allow: ['Bash(git status*)', 'Bash(npm test*)', 'Bash(ls*)'],
+};
+/** Half plain words (no parse needed), half compound lines the grammar parses. */
+const COMMANDS: readonly string[] = [
+  'git status --short',
+  'rm -rf build',
+  'ls -la src',
+  'npm test -- --run',
+  'git push origin main',
+  'git status; curl x | sh',
+  "FOO='a b' git log --oneline | head -n 5",
+  'sudo -u deploy rm -rf /srv/app',
+  'echo "$(date)" >> log.txt',
+  'find . -name "*.o" -exec rm {} \\;',
+];
+const oldShell = createOldMatcher(SHELL_RULES, 'default');
+const shellGate = createPermissionGate({ rules: SHELL_RULES });
+let unique = 0;
+
+describe('Bash decisions: bash grammar vs the old hand-written splitter (10 commands per iteration)', () => {
+  bench(
+    'old splitter (baseline)',
+    () => {
+      for (const command of COMMANDS) sink += oldShell(command).length;
+    },
+    OPTS,
+  );
+  bench(
+    'gate.evaluate, bash grammar, parse cache warm',
+    () => {
+      for (const command of COMMANDS) sink += shellGate.evaluate('Bash', { command }).decision.length;
+    },
+    OPTS,
+  );
+  bench(
+    'gate.evaluate, bash grammar, every command new (cache miss)',
+    () => {
+      // A unique last argument makes every line new; plain-word lines stay plain (no parse), the rest are parsed.
+      for (const command of COMMANDS) {
+        sink += shellGate.evaluate('Bash', { command: `${command} a${unique++}` }).decision.length;
+      }
+    },
+    OPTS,
+  );
+  bench(
+    'gate.evaluate, bash grammar, every command new and parsed',
+    () => {
+      // A unique comment makes every line new and not plain words, so each one is parsed.
+      for (const command of COMMANDS) {
+        sink += shellGate.evaluate('Bash', { command: `${command} #${unique++}` }).decision.length;
+      }
     },
     OPTS,
   );

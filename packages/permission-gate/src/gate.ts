@@ -148,7 +148,9 @@ export function describeEvaluation(e: Evaluation): string {
     case 'capability':
       return `policy for ${s.capability} tools: ${e.decision}`;
     case 'rule':
-      return `${s.list} rule ${s.rule}`;
+      return s.unanalysable === undefined
+        ? `${s.list} rule ${s.rule}`
+        : `${s.list} rule ${s.rule} may apply: ${s.unanalysable}`;
     case 'mode':
       return `${s.mode} mode: ${e.decision} for ${e.capability}`;
     case 'error':
@@ -239,11 +241,17 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     const fromMode = MODE_TABLE[state.mode][capability];
     const match = state.rules.match(name, input, meta, state.cwd);
     // Rules tighten the mode, and allow rules lift an `ask`, but no rule lifts the mode's `deny` (ADR 0031).
-    if (match !== undefined && (match.list === 'deny' || fromMode !== 'deny')) {
+    if (match !== undefined && (match.decision === 'deny' || fromMode !== 'deny')) {
+      const why = match.unanalysable;
       return {
-        decision: match.list,
+        decision: match.decision,
         capability,
-        source: { kind: 'rule', rule: match.rule, list: match.list },
+        source: {
+          kind: 'rule',
+          rule: match.rule,
+          list: match.list,
+          ...(why !== undefined ? { unanalysable: why } : {}),
+        },
         rule: match.rule,
       };
     }

@@ -36,6 +36,7 @@ export {
   type SafeParseRuleResult,
   safeParseRule,
 } from './rules.js';
+export { analyseShellCommand, isShellGrammarLoaded, type ShellAnalysis } from './shell/analyse.js';
 export {
   BUILTIN_TOOL_META,
   createToolMetaRegistry,

@@ -1,7 +1,8 @@
 import { type ConfigIssue, configError, describeValue, pathKey, quote } from './errors.js';
 import { compileGlob, type GlobMatcher, GlobSyntaxError } from './glob.js';
 import { allowCandidates, type NormalisedPath, restrictCandidates } from './paths.js';
-import type { RuleList, ToolMeta } from './types.js';
+import { analyseShellCommand, type ShellAnalysis } from './shell/analyse.js';
+import type { Decision, RuleList, ToolMeta } from './types.js';
 
 /** Input keys tried, in order, for a rule pattern's primary argument. */
 export const PRIMARY_ARGUMENT_KEYS: readonly string[] = Object.freeze([
@@ -119,14 +120,13 @@ function balanced(s: string): boolean {
   return depth === 0;
 }
 
-/** Shell syntax that chains, substitutes or redirects; a command containing any of it never matches an allow rule. */
+/** Shell syntax that chains, substitutes or redirects. */
 const SHELL_META = /[;&|`\n\r<>\u0000]|\$\(/;
-const SHELL_SPLIT = /(?:&&|\|\||[;&|\n\r`]|\$\(|\))/;
 
 /** Whitespace, control characters and backslashes: a URL containing any of them never matches an allow rule. */
 const UNSAFE_URL = /[\u0000-\u0020\u007f-\u009f\\]/;
 
-/** True when a shell command contains chaining, substitution or redirection syntax. */
+/** True when a shell command contains chaining, substitution or redirection syntax (a lexical check, no parse). */
 export function hasShellMetacharacters(command: string): boolean {
   return SHELL_META.test(command);
 }
@@ -163,6 +163,10 @@ export interface RuleMatch {
   readonly rule: string;
   /** The list the rule is in. */
   readonly list: RuleList;
+  /** What the match decides: the list, or `ask` when the command could not be analysed (ADR 0100). */
+  readonly decision: Decision;
+  /** Why the command could not be analysed, when the rule only may apply. */
+  readonly unanalysable?: string;
 }
 
 /** Rules compiled into a per-tool index, so evaluation touches only the rules that name the tool. */
@@ -272,13 +276,51 @@ export class RuleIndex {
     const b = this.bucket(name);
     if (b.deny.length === 0 && b.ask.length === 0 && b.allow.length === 0) return undefined;
     const subject = new Subject(primaryArgument(input, meta), cwd);
-    for (const list of LISTS) {
+    for (const list of RESTRICTIVE) {
       for (const rule of b[list]) {
-        if (ruleMatches(rule, subject)) return { rule: rule.text, list };
+        if (ruleMatches(rule, subject)) return { rule: rule.text, list, decision: list };
       }
+    }
+    const command = subject.command();
+    if (command !== undefined) {
+      // Fail closed: a line the analyser cannot see through may run anything a deny or ask rule names.
+      const why = command.unanalysable;
+      const restricting = why === undefined ? undefined : (b.deny.find(hasPattern) ?? b.ask.find(hasPattern));
+      if (restricting && why !== undefined) {
+        return { rule: restricting.text, list: restricting.list, decision: 'ask', unanalysable: why };
+      }
+      const allowed = allowCommand(b.allow, command);
+      return allowed && { rule: allowed.text, list: 'allow', decision: 'allow' };
+    }
+    for (const rule of b.allow) {
+      if (ruleMatches(rule, subject)) return { rule: rule.text, list: 'allow', decision: 'allow' };
     }
     return undefined;
   }
+}
+
+const RESTRICTIVE = ['deny', 'ask'] as const;
+
+function hasPattern(rule: CompiledRule): boolean {
+  return rule.pattern !== undefined;
+}
+
+/**
+ * The allow rule for a command line, when every simple command in it matches an allow rule (a whole-tool
+ * rule covers all). Never for a line that cannot be analysed, that writes to a file, or that has no command.
+ */
+function allowCommand(rules: readonly CompiledRule[], a: ShellAnalysis): CompiledRule | undefined {
+  const whole = rules.find((r) => r.pattern === undefined);
+  if (whole) return whole;
+  if (a.unanalysable !== undefined || a.notAllowable !== undefined || a.commands.length === 0)
+    return undefined;
+  let first: CompiledRule | undefined;
+  for (const spellings of a.commands) {
+    const rule = rules.find((r) => spellings.some((s) => test(r.free as GlobMatcher, r.textPrefix, s)));
+    if (!rule) return undefined;
+    first ??= rule;
+  }
+  return first;
 }
 
 function wholeFirst(rules: readonly CompiledRule[]): readonly CompiledRule[] {
@@ -311,8 +353,7 @@ export function primaryArgument(input: unknown, meta?: ToolMeta): PrimaryArgumen
 class Subject {
   private allowForms: string[] | undefined;
   private restrictForms: string[] | undefined;
-  private meta: boolean | undefined;
-  private parts: string[] | undefined;
+  private analysis: ShellAnalysis | undefined;
 
   constructor(
     readonly arg: PrimaryArgument | undefined,
@@ -329,40 +370,12 @@ class Subject {
     return this.restrictForms;
   }
 
-  hasShellMeta(value: string): boolean {
-    this.meta ??= hasShellMetacharacters(value);
-    return this.meta;
+  /** The shell analysis of a `command` argument, or `undefined` when the argument is not a command. */
+  command(): ShellAnalysis | undefined {
+    if (this.arg?.key !== 'command') return undefined;
+    this.analysis ??= analyseShellCommand(this.arg.value);
+    return this.analysis;
   }
-
-  subCommands(value: string): string[] {
-    if (this.parts === undefined) {
-      const parts = new Set<string>();
-      for (const piece of value.split(SHELL_SPLIT)) {
-        // Blanks between words collapse to one space, as the shell splits on any run of spaces and tabs:
-        // `rm\t-rf /` is caught by `Bash(rm -rf *)`.
-        const collapsed = piece.replace(/[ \t]+/g, ' ').trim();
-        if (collapsed !== '') parts.add(collapsed);
-        // The same sub-command without the grammar in front of the command word: `(rm`, `then rm`, `FOO=1 rm`.
-        const bare = stripCommandPrefix(collapsed);
-        if (bare !== '') parts.add(bare);
-      }
-      this.parts = [...parts];
-    }
-    return this.parts;
-  }
-}
-
-/** Grouping, negation, reserved words and variable assignments that may stand before a command word. */
-const COMMAND_PREFIX =
-  /^(?:[({!]|(?:if|then|else|elif|do|while|until|time)(?= |$)|[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|[^\s"'();&|]*)(?= |$)) ?/;
-
-/** A collapsed sub-command with the shell grammar before its command word removed. */
-function stripCommandPrefix(command: string): string {
-  let rest = command;
-  for (let m = COMMAND_PREFIX.exec(rest); m !== null && m[0] !== ''; m = COMMAND_PREFIX.exec(rest)) {
-    rest = rest.slice(m[0].length);
-  }
-  return rest.trim();
 }
 
 function test(m: GlobMatcher, prefix: string, s: string): boolean {
@@ -379,13 +392,14 @@ function ruleMatches(rule: CompiledRule, subject: Subject): boolean {
   if (TEXT_KEYS.has(key)) {
     const re = rule.free as GlobMatcher;
     if (!restrictive) {
-      if (key === 'command' ? subject.hasShellMeta(value) : UNSAFE_URL.test(value)) return false;
+      if (key === 'command') return false; // commands are allowed by allowCommand, one simple command at a time
+      if (UNSAFE_URL.test(value)) return false;
       return test(re, rule.textPrefix, value);
     }
     if (test(re, rule.textPrefix, value)) return true;
     if (key !== 'command') return false;
-    // A deny/ask rule also applies to every chained sub-command: `ls; rm -rf /` is caught by `Bash(rm *)`.
-    return subject.subCommands(value).some((part) => test(re, rule.textPrefix, part));
+    // A deny/ask rule also applies to every simple command in the line, unwrapped: `ls; sudo rm -rf /`.
+    return (subject.command()?.forms ?? []).some((form) => test(re, rule.textPrefix, form));
   }
   const re = rule.path as GlobMatcher;
   const candidates = restrictive ? subject.restrictCandidates(value) : subject.allowCandidates(value);

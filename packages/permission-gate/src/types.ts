@@ -82,6 +82,11 @@ export type DecisionSource =
       readonly rule: string;
       /** The list the rule is in. */
       readonly list: RuleList;
+      /**
+       * Set when the command could not be analysed (a non-literal command word, a parse error, the grammar not
+       * loaded): the rule may apply, so the gate asks (ADR 0100).
+       */
+      readonly unanalysable?: string;
     }
   | {
       /** The mode table decided. */

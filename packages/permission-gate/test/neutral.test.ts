@@ -43,6 +43,11 @@ describe('platform-neutral root entry', () => {
       'errors',
       'message',
       'mode-table',
+      'shell/analyse',
+      'shell/words',
+      'shell/wrappers',
+      'shell/syntax',
+      'shell/load',
     ]) {
       const src = readFileSync(new URL(`${f}.ts`, dir), 'utf8');
       expect(src, f).not.toMatch(/from ['"](node:|fs|path|os|process)['"]/);
@@ -50,10 +55,41 @@ describe('platform-neutral root entry', () => {
     }
   });
 
-  it('declares only yaml as a runtime dependency', () => {
+  it('declares yaml and the bash grammar (web-tree-sitter + tree-sitter-bash, exact pins) as runtime dependencies', () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
       dependencies: Record<string, string>;
     };
-    expect(Object.keys(pkg.dependencies)).toEqual(['yaml']);
+    expect(Object.keys(pkg.dependencies)).toEqual(['tree-sitter-bash', 'web-tree-sitter', 'yaml']);
+    expect(pkg.dependencies['web-tree-sitter']).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pkg.dependencies['tree-sitter-bash']).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('keeps the parser runtime out of the root entry and bundles ./shell for the browser without Node built-ins', async () => {
+    const root = await build({
+      entryPoints: [fileURLToPath(new URL('../src/index.ts', import.meta.url))],
+      bundle: true,
+      write: false,
+      platform: 'neutral',
+      format: 'esm',
+      mainFields: ['browser', 'module', 'main'],
+      conditions: ['browser'],
+      metafile: true,
+      logLevel: 'silent',
+    });
+    expect(Object.keys(root.metafile.inputs).some((p) => p.includes('web-tree-sitter'))).toBe(false);
+    const shell = await build({
+      entryPoints: [fileURLToPath(new URL('../src/shell/load.ts', import.meta.url))],
+      bundle: true,
+      write: false,
+      platform: 'browser',
+      format: 'esm',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    expect(shell.errors).toEqual([]);
+    const inputs = Object.keys(shell.metafile.inputs);
+    expect(inputs.some((p) => p.includes('web-tree-sitter'))).toBe(true);
+    const imports = Object.values(shell.metafile.inputs).flatMap((i) => i.imports.map((x) => x.path));
+    expect(imports.filter((p) => p.startsWith('node:'))).toEqual([]);
   });
 });

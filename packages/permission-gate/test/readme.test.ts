@@ -62,6 +62,26 @@ describe('README', () => {
     });
   });
 
+  it('loading the bash grammar', async () => {
+    const runtimeWasmUrl = new URL('../node_modules/web-tree-sitter/web-tree-sitter.wasm', import.meta.url);
+    const bashWasmUrl = new URL('../node_modules/tree-sitter-bash/tree-sitter-bash.wasm', import.meta.url);
+    // --- loading the bash grammar ---
+    // Node: reads the two .wasm files from the installed packages.
+    const { loadInstalledShellGrammar } = await import('../src/node.js');
+    // Browsers and bundlers: pass the files as bytes or URLs instead.
+    const { isShellGrammarLoaded, loadShellGrammar } = await import('../src/shell/load.js');
+
+    await loadInstalledShellGrammar(); // once per process; later calls share the promise
+    // or: await loadShellGrammar({ runtime: runtimeWasmUrl, grammar: bashWasmUrl });
+    isShellGrammarLoaded(); // true
+    // --- end loading the bash grammar ---
+
+    expect(isShellGrammarLoaded()).toBe(true);
+    await expect(
+      loadShellGrammar({ runtime: runtimeWasmUrl, grammar: bashWasmUrl }),
+    ).resolves.toBeUndefined();
+  });
+
   it('host wiring with installPermissionGate', async () => {
     // --- host wiring ---
     const { installPermissionGate, parsePermissionConfig } = await import('../src/index.js');

@@ -12,6 +12,7 @@ describe('public surface', () => {
       'PERMISSION_MODES',
       'PRIMARY_ARGUMENT_KEYS',
       'PermissionGateError',
+      'analyseShellCommand',
       'compileGlob',
       'createPermissionGate',
       'createToolMetaRegistry',
@@ -21,6 +22,7 @@ describe('public surface', () => {
       'isCapability',
       'isPermissionGate',
       'isPermissionMode',
+      'isShellGrammarLoaded',
       'modeDecision',
       'normalisePath',
       'parsePermissionConfig',
@@ -30,6 +32,15 @@ describe('public surface', () => {
       'uninstallPermissionGate',
       'validatePermissionConfig',
     ]);
+  });
+
+  it('pins the ./shell and ./node entries', async () => {
+    expect(Object.keys(await import('../src/shell/load.js')).sort()).toEqual([
+      'isShellGrammarLoaded',
+      'loadShellGrammar',
+      'useShellParser',
+    ]);
+    expect(Object.keys(await import('../src/node.js')).sort()).toEqual(['loadInstalledShellGrammar']);
   });
 
   it('pins the wire vocabularies', () => {

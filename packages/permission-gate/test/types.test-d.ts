@@ -1,4 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
+import type { ShellGrammarSources, WasmSource } from '../src/shell/load.js';
 import {
   type AskCallback,
   type AskResult,
@@ -10,6 +11,7 @@ import {
   type Evaluation,
   type PermissionGate,
   type PermissionGateTarget,
+  type ShellAnalysis,
   type PermissionMode,
   type ToolPolicy,
 } from '../src/index.js';
@@ -69,5 +71,18 @@ describe('types', () => {
     };
     expectTypeOf(target).toExtend<PermissionGateTarget>();
     expectTypeOf({ setPermissionGate() {} }).not.toExtend<PermissionGateTarget>();
+  });
+
+  it('a rule source may say why the command could not be analysed; analyses and grammar sources are typed', () => {
+    type RuleSource = Extract<DecisionSource, { kind: 'rule' }>;
+    expectTypeOf<RuleSource['unanalysable']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ShellAnalysis['commands']>().toEqualTypeOf<readonly (readonly string[])[]>();
+    expectTypeOf<ShellAnalysis['unanalysable']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<WasmSource>().toExtend<ShellGrammarSources['grammar']>();
+    expectTypeOf(new Uint8Array(1)).toExtend<WasmSource>();
+    expectTypeOf({ href: 'https://x/a.wasm' }).toExtend<WasmSource>();
+    // @ts-expect-error a number is not a wasm source
+    const bad: WasmSource = 42;
+    void bad;
   });
 });
