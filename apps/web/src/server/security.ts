@@ -50,7 +50,8 @@ export interface LocalSecurityOptions {
 
 /**
  * Guards a local server that can run commands: the Host must be a loopback name with our port (no DNS
- * rebinding), the Origin, when present, exactly our own, a cross-site fetch is refused, and every request
+ * rebinding), the Origin, when present, exactly our own, a fetch from another site or port is refused (by
+ * `Sec-Fetch-Site`), and every request
  * carries the token (query on the first page load, then an HttpOnly SameSite=Strict cookie, or a Bearer header).
  * Every response gets the CSP and the usual hardening headers.
  */
@@ -75,7 +76,10 @@ export function localSecurity(options: LocalSecurityOptions): MiddlewareHandler 
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== `http://${host.toLowerCase()}`)
       return refuse(403, 'refused: a request from another origin');
-    if (c.req.header('sec-fetch-site') === 'cross-site') return refuse(403, 'refused: a cross-site request');
+    // Another port on localhost is "same-site" for browsers: only our own pages (or the address bar) may call us.
+    const site = c.req.header('sec-fetch-site');
+    if (site !== undefined && site !== 'same-origin' && site !== 'none')
+      return refuse(403, 'refused: a request from another site or port');
     const fromQuery = c.req.query('token');
     const auth = c.req.header('authorization');
     const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
