@@ -46,14 +46,13 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
   const last = messages.at(-1);
   const waiting = last?.role === 'assistant' ? readMessageMetadata(last).awaitingApproval === true : false;
   const running = status === 'submitted' || status === 'streaming';
-  const approval = useMemo(() => {
-    if (last?.role !== 'assistant') return null;
-    for (const part of last.parts) {
-      const info = readToolPart(part);
-      if (info?.state === 'approval-requested' && info.approvalId !== null) return info;
-    }
-    return null;
+  const waitingApprovals = useMemo(() => {
+    if (last?.role !== 'assistant') return [];
+    return last.parts
+      .map((part) => readToolPart(part))
+      .filter((info) => info?.state === 'approval-requested' && info.approvalId !== null);
   }, [last]);
+  const approval = waitingApprovals[0] ?? null;
 
   const submit = () => {
     const text = input.trim();
@@ -85,6 +84,11 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
       <Transcript rows={rows} mode={virtualisation()} streaming={running} />
       {approval ? (
         <div className="approval-dock" data-testid="approval">
+          {waitingApprovals.length > 1 ? (
+            <p className="approval-count">
+              {waitingApprovals.length} calls wait for your answer; this is the first.
+            </p>
+          ) : null}
           <ApprovalPrompt
             key={approval.approvalId}
             view={approval.call}

@@ -76,6 +76,8 @@ export class SessionManager {
       client,
       messages: (Array.isArray(stored) ? stored : []) as AgentUIMessage[],
       ...(this.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: this.approvalTimeoutMs } : {}),
+      // A person answers approvals: 100 ms more before the dock appears batches the calls of one model step.
+      parkSettleMs: 100,
       // Writes to a deleted session change no row.
       onChange: (messages) => this.store.saveMessages(id, JSON.stringify(messages)),
       onTurnEnd: () => this.store.saveMessages(id, JSON.stringify(chat.messages), client.save()),
