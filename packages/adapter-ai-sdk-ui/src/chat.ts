@@ -12,20 +12,21 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60 * 1000;
 const COALESCE_CHARS = 16 * 1024;
 
 /**
- * Takes the next chunk off the queue; consecutive text (or reasoning) deltas of one part that are already queued
- * go out as one chunk, so a client that reads slower than the model streams parses fewer, larger chunks.
+ * The chunk at `log[from]` and the position after it; consecutive text (or reasoning) deltas of one part that are
+ * already logged go out as one chunk, so a client that reads slower than the model streams parses fewer chunks.
  */
-function coalesce(queue: AgentUIChunk[]): AgentUIChunk {
-  const first = queue.shift() as AgentUIChunk;
-  if (first.type !== 'text-delta' && first.type !== 'reasoning-delta') return first;
+function coalesce(log: readonly AgentUIChunk[], from: number): [AgentUIChunk, number] {
+  const first = log[from] as AgentUIChunk;
+  let next = from + 1;
+  if (first.type !== 'text-delta' && first.type !== 'reasoning-delta') return [first, next];
   let delta = first.delta;
   for (;;) {
-    const next = queue[0];
-    if (next?.type !== first.type || next.id !== first.id || delta.length >= COALESCE_CHARS) break;
-    delta += next.delta;
-    queue.shift();
+    const c = log[next];
+    if (c?.type !== first.type || c.id !== first.id || delta.length >= COALESCE_CHARS) break;
+    delta += c.delta;
+    next++;
   }
-  return delta === first.delta ? first : { ...first, delta };
+  return [delta === first.delta ? first : { ...first, delta }, next];
 }
 
 /** Default quiet time before a response ends at an approval: 30 ms. */
@@ -47,6 +48,12 @@ export interface AgentUIChatOptions {
    * that arrives later is asked in the next response.
    */
   readonly parkSettleMs?: number;
+  /**
+   * Whether a response that closes while the turn streams (the request aborted, the client went away) interrupts
+   * the turn; default true, as Stop in a stock `useChat` only closes the request. A host with its own Stop (an
+   * abort endpoint) sets false, so a reload mid-stream leaves the turn running and `reconnect` picks it up.
+   */
+  readonly interruptOnDisconnect?: boolean;
   /** Called when a turn ends, after its last chunk. */
   readonly onTurnEnd?: () => void;
   /** Message id generator; default `crypto.randomUUID`. */
@@ -86,6 +93,12 @@ export interface AgentUIChat {
   abort(): void;
   /** The UI history (a copy). */
   readonly messages: AgentUIMessage[];
+  /**
+   * Replays the running turn from its first chunk into a new response (a reloaded page): show the history
+   * without the turn's assistant message (the last message while {@link AgentUIChat.busy}), then read this. Queued
+   * deltas are coalesced, so the replay is quick. `null` when no turn runs.
+   */
+  reconnect(options?: RespondOptions): ReadableStream<AgentUIChunk> | null;
   /** Approvals the running turn waits for. */
   readonly pending: readonly PendingApproval[];
   /** True while a turn runs (streaming or waiting for an approval). */
@@ -107,7 +120,10 @@ interface Turn {
   readonly controller: AbortController;
   readonly message: AgentUIMessage;
   readonly mapper: EventMapper;
-  readonly queue: AgentUIChunk[];
+  /** Every chunk of the turn, in order (a response reads from its own cursor). */
+  readonly log: AgentUIChunk[];
+  /** How far responses have delivered the log. */
+  delivered: number;
   /** Calls requested and not yet resulted. */
   readonly outstanding: Set<string>;
   /** Calls requested (their part exists on the client). */
@@ -200,6 +216,7 @@ function copyMessages(messages: readonly unknown[]): AgentUIMessage[] {
 export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
   const timeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   const settleMs = options.parkSettleMs ?? DEFAULT_PARK_SETTLE_MS;
+  const interrupt = options.interruptOnDisconnect ?? true;
   const newId = options.generateId ?? randomUUID;
   const run =
     options.run ??
@@ -226,7 +243,7 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     let store = false;
     for (const chunk of chunks) {
       applyChunk(t.message, chunk);
-      t.queue.push(chunk);
+      t.log.push(chunk);
       if (
         chunk.type === 'tool-approval-request' ||
         chunk.type.startsWith('tool-output') ||
@@ -345,7 +362,8 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
       controller,
       message: assistant,
       mapper,
-      queue: [],
+      log: [],
+      delivered: 0,
       outstanding: new Set(),
       requested: new Set(),
       approvals: new Map(),
@@ -410,24 +428,34 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     t.controller.abort();
   };
 
-  /** Streams the turn's queued and coming chunks until it ends or parks. */
+  /** Streams the turn's chunks from `from` (default: what no response delivered yet) until it ends or parks. */
   const drain = async (
     t: Turn,
     write: (chunk: AgentUIChunk) => Promise<void>,
     signal: AbortSignal | undefined,
+    from: number = t.delivered,
   ): Promise<void> => {
+    let cursor = from;
     const generation = ++drainGeneration;
-    const onAbort = () => abort();
+    const onAbort = () => {
+      if (interrupt) abort();
+      notify();
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await write({ type: 'start', messageId: t.message.id });
       for (;;) {
-        if (signal?.aborted) abort();
+        if (signal?.aborted) {
+          if (interrupt) abort();
+          else return; // the reader is gone; the turn goes on and a reconnect streams the rest
+        }
         // A newer response took over this turn (a retried request): this one ends.
         if (generation !== drainGeneration) return;
         const seen = version;
-        while (t.queue.length > 0) {
-          const chunk = coalesce(t.queue);
+        while (cursor < t.log.length) {
+          const [chunk, next] = coalesce(t.log, cursor);
+          cursor = next;
+          t.delivered = Math.max(t.delivered, cursor);
           await write(chunk);
           if (chunk.type === 'finish') return;
         }
@@ -563,7 +591,7 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
         if (message.role !== 'assistant') throw new Error('expected a user or an assistant message');
         const t = turn && turn.message.id === message.id ? turn : null;
         const stale = applyAnswers(t, message);
-        if (t && (!t.done || t.queue.length > 0)) {
+        if (t && (!t.done || t.delivered < t.log.length)) {
           await drain(t, write, signal);
           return;
         }
@@ -598,10 +626,17 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     });
   };
 
+  const reconnect = (respondOptions: RespondOptions = {}): ReadableStream<AgentUIChunk> | null => {
+    const t = turn;
+    if (!t || t.done) return null;
+    return answer(respondOptions, (write, signal) => drain(t, write, signal, 0));
+  };
+
   return {
     ask,
     respond,
     abort,
+    reconnect,
     get messages() {
       return messages.map((m) => structuredClone(m));
     },

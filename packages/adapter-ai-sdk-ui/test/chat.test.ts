@@ -294,3 +294,35 @@ describe('delivery', () => {
     expect(chat.messages.at(-1)?.parts[0]).toMatchObject({ text });
   });
 });
+
+describe('reconnecting after a reload', () => {
+  it('a turn that outlives its response replays from its start into a new response, then goes on', async () => {
+    const { mkdtemp, rm: remove } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { createClient } = await import('@codeagent/agent-core');
+    const { scriptedModel } = await import('@codeagent/providers');
+    const { createAgentUIChat } = await import('../src/index.ts');
+    const cwd = await mkdtemp(join(tmpdir(), 'adapter-reconnect-'));
+    cleanups.push(() => remove(cwd, { recursive: true, force: true }));
+    const text = Array.from({ length: 120 }, (_, i) => `w${i} `).join('');
+    const model = scriptedModel([{ parts: [{ type: 'text', text }] }], { chunkSize: 4, delayMs: 5 });
+    const chat = createAgentUIChat({ client: createClient({ model, cwd }), interruptOnDisconnect: false });
+    const request = new AbortController();
+    const reader = chat.respond(userMessage('go'), { signal: request.signal }).getReader();
+    for (let i = 0; i < 5; i++) await reader.read();
+    request.abort(); // the page reloads
+    await reader.cancel();
+    expect(chat.busy).toBe(true);
+    const stream = chat.reconnect();
+    expect(stream).not.toBeNull();
+    const { message, chunks } = await readBack(stream as ReadableStream);
+    expect(message.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text)).toEqual([
+      text,
+    ]);
+    expect(readMessageMetadata(message).stopReason).toBe('completed');
+    expect(normalise(message)).toEqual(normalise(chat.messages.at(-1) as UIMessage));
+    // The replay sent what was already logged as one delta.
+    expect(String(chunks.find((c) => c.type === 'text-delta')?.delta).length).toBeGreaterThan(4);
+    expect(chat.reconnect()).toBeNull();
+  });
+});

@@ -26,14 +26,24 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
     () =>
       new DefaultChatTransport<AgentUIMessage>({
         api: `/api/sessions/${encodeURIComponent(session.id)}/chat`,
+        prepareReconnectToStreamRequest: () => ({
+          api: `/api/sessions/${encodeURIComponent(session.id)}/stream`,
+        }),
       }),
     [session.id],
   );
+  // A turn still runs (the page was reloaded mid-turn): show the history without its assistant message and replay
+  // the turn from the server, which goes on where it is.
+  const initial = useMemo(() => {
+    const last = session.messages.at(-1);
+    return session.busy && last?.role === 'assistant' ? session.messages.slice(0, -1) : session.messages;
+  }, [session]);
   const { messages, sendMessage, addToolApprovalResponse, status, stop, setMessages, error } =
     useChat<AgentUIMessage>({
       id: session.id,
-      messages: session.messages,
+      messages: initial,
       transport,
+      resume: session.busy,
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
       experimental_throttle: 50,
       onFinish: () => onActivity(),

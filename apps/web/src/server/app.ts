@@ -122,6 +122,15 @@ export function createApp(options: AppOptions): Hono {
     live.chat.abort();
     return c.json({ aborted: true });
   });
+  // useChat's resume: the running turn replayed from its start (204 when none runs).
+  app.get('/api/sessions/:id/stream', (c) => {
+    const id = c.req.param('id');
+    const live = isSessionId(id) ? sessions.open(id) : undefined;
+    if (!live) return c.text('no such session', 404);
+    const stream = live.chat.reconnect({ signal: c.req.raw.signal });
+    if (!stream) return c.body(null, 204);
+    return createUIMessageStreamResponse({ stream });
+  });
   app.post('/api/sessions/:id/chat', async (c) => {
     const id = c.req.param('id');
     const live = isSessionId(id) ? sessions.open(id) : undefined;

@@ -78,6 +78,8 @@ export class SessionManager {
       ...(this.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: this.approvalTimeoutMs } : {}),
       // A person answers approvals: 100 ms more before the dock appears batches the calls of one model step.
       parkSettleMs: 100,
+      // Stop is an explicit call (POST .../abort): a reload mid-stream leaves the turn running, the page reconnects.
+      interruptOnDisconnect: false,
       // Writes to a deleted session change no row.
       onChange: (messages) => this.store.saveMessages(id, JSON.stringify(messages)),
       onTurnEnd: () => this.store.saveMessages(id, JSON.stringify(chat.messages), client.save()),
