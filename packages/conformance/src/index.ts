@@ -22,6 +22,10 @@ export {
 } from './run.js';
 export {
   ARTIFACT_OPS,
+  PERMISSION_OPS,
+  permissionSuite,
+  SKILLS_OPS,
+  skillsSuite,
   artifactSuite,
   type ExpectedError,
   type SuiteName,

@@ -2,6 +2,9 @@ import {
   type ConformanceVector as ArtifactVector,
   vectors as artifactVectors,
 } from '@codeagent/artifact-schema/vectors';
+import decisions from '@codeagent/permission-gate/vectors/decisions.json' with { type: 'json' };
+import argumentVectors from '@codeagent/skills/vectors/arguments.json' with { type: 'json' };
+import slashVectors from '@codeagent/skills/vectors/slash-commands.json' with { type: 'json' };
 
 /** The error a throwing vector expects: the error's name and its stable code. */
 export interface ExpectedError {
@@ -31,7 +34,7 @@ export interface Vector {
 }
 
 /** The suites of vectors the kit ships, by name. */
-export type SuiteName = 'artifact';
+export type SuiteName = 'artifact' | 'permission' | 'skills';
 
 /** The operations of the artifact suite, which a host declares in its hello line. */
 export const ARTIFACT_OPS = [
@@ -49,7 +52,56 @@ export const artifactSuite: readonly Vector[] = Object.freeze(
   artifactVectors.map((v: ArtifactVector): Vector => Object.freeze({ ...v })),
 );
 
+/**
+ * The operations of the permission suite: `evaluatePermission(options, toolName, input)` answers the gate's
+ * `{decision, capability, source}` for one call under the options (mode, policy, rules, toolMeta).
+ */
+export const PERMISSION_OPS = ['evaluatePermission'] as const;
+
+/** Permission decisions: the mode table, precedence, rules, undeclared tools (`@codeagent/permission-gate` vectors). */
+export const permissionSuite: readonly Vector[] = Object.freeze(
+  decisions.vectors.map(
+    (v): Vector =>
+      Object.freeze({
+        id: `permission/${v.id}`,
+        rule: v.from,
+        op: 'evaluatePermission',
+        args: [v.options, v.call.name, v.call.input],
+        expected: v.expected,
+      }),
+  ),
+);
+
+/** The operations of the skills suite: `substituteArguments(body, args)` and `parseSlashCommand(text)`. */
+export const SKILLS_OPS = ['substituteArguments', 'parseSlashCommand'] as const;
+
+/** Skills: argument substitution and slash-command parsing (`@codeagent/skills` vectors). */
+export const skillsSuite: readonly Vector[] = Object.freeze([
+  ...argumentVectors.vectors.map(
+    (v): Vector =>
+      Object.freeze({
+        id: `skills/arguments/${v.id}`,
+        rule: `CONTRACTS §5 loadSkillPrompt substitution (${argumentVectors.source})`,
+        op: 'substituteArguments',
+        args: [v.body, v.args],
+        expected: v.expected,
+      }),
+  ),
+  ...slashVectors.vectors.map(
+    (v): Vector =>
+      Object.freeze({
+        id: `skills/slash/${v.id}`,
+        rule: `CONTRACTS §5 parseSlashCommand (${slashVectors.source})`,
+        op: 'parseSlashCommand',
+        args: [v.input],
+        expected: v.expected,
+      }),
+  ),
+]);
+
 /** Every suite, by name. */
 export const suites: Readonly<Record<SuiteName, readonly Vector[]>> = Object.freeze({
   artifact: artifactSuite,
+  permission: permissionSuite,
+  skills: skillsSuite,
 });

@@ -14,7 +14,7 @@ import {
 import { makeTree, skillMd, type TempTree } from './helpers.js';
 
 describe('substituteArguments', () => {
-  // Example bodies and arguments live in test/vectors/arguments.json (run by vectors.test.ts).
+  // Example bodies and arguments live in vectors/arguments.json (run by vectors.test.ts).
   it('property: each $ARGn is the n-th whitespace token, and text without "$" is unchanged', () => {
     const token = fc.stringMatching(/^[A-Za-z0-9$._-]{1,8}$/);
     fc.assert(

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isValidSkillName, parseSlashCommand } from '../src/index.js';
 
 describe('parseSlashCommand', () => {
-  // Example inputs and outputs live in test/vectors/slash-commands.json (run by vectors.test.ts).
+  // Example inputs and outputs live in vectors/slash-commands.json (run by vectors.test.ts).
   it('property: any valid name round-trips with any args', () => {
     const name = fc
       .array(fc.stringMatching(/^[a-z0-9]{1,6}$/), { minLength: 1, maxLength: 5 })

@@ -5,7 +5,7 @@ import { parseSlashCommand, substituteArguments } from '../src/index.js';
 
 // Conformance vectors are data, shared with other implementations (see each file's "source").
 function load<T>(file: string): { source: string; vectors: T[] } {
-  return JSON.parse(readFileSync(join(import.meta.dirname, 'vectors', file), 'utf8'));
+  return JSON.parse(readFileSync(join(import.meta.dirname, '..', 'vectors', file), 'utf8'));
 }
 
 const slash = load<{ id: string; input: string; expected: { name: string; args: string } | null }>(

@@ -10,12 +10,24 @@ import {
   toolResultValue,
 } from '@codeagent/artifact-schema';
 import { escapeHtml, sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
+import { createPermissionGate } from '@codeagent/permission-gate';
+import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
+import { parseSlashCommand, substituteArguments } from '@codeagent/skills';
 import { renderArtifact } from '@codeagent/terminal';
 
 // The terminal renderer under the renderer suite: coloured, 80 columns.
 const renderTerminal = (result) => renderArtifact(result, { color: true, width: 80 });
+// Permission decisions with the same bash grammar a real host loads.
+await loadInstalledShellGrammar();
+const evaluatePermission = (options, name, input) => {
+  const { decision, capability, source } = createPermissionGate(options).evaluate(name, input);
+  return { decision, capability, source };
+};
 const ops = {
   renderTerminal,
+  evaluatePermission,
+  substituteArguments,
+  parseSlashCommand,
   toolResultArtifact,
   toolResultValue,
   toolResult,
