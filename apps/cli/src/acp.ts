@@ -1,7 +1,7 @@
 import { type AcpSessionStore, serveAcp } from '@codeagent/adapter-acp';
 import { attachMcpServers } from '@codeagent/adapter-mcp';
 import { createClient, loadSession } from '@codeagent/agent-core';
-import { installPermissionGate, type PermissionRules } from '@codeagent/permission-gate';
+import { installPermissionGate, type PermissionGate, type PermissionRules } from '@codeagent/permission-gate';
 import { createBuiltinToolkit } from '@codeagent/tools';
 import type { CliOptions } from './args.js';
 import { clean } from './clean.js';
@@ -61,7 +61,8 @@ export async function runAcp(
   const chosen = await chooseModel(options, proc.env);
   log(`model ${chosen.resolved.modelId} (${chosen.resolved.provider}), mode ${options.mode}`);
   if (chosen.note) log(chosen.note);
-  const store = new SessionStore(resolveDataDir(options.dataDir, proc.env));
+  const dataDir = resolveDataDir(options.dataDir, proc.env);
+  const store = new SessionStore(dataDir);
   // An editor stopping its agent sends SIGTERM: end like a closed stdin, so running commands are killed.
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -82,7 +83,13 @@ export async function runAcp(
         mcp: { http: true },
         createSession: async ({ cwd, saved, mcpServers }) => {
           const rules = await readRules(cwd);
-          const toolkit = createBuiltinToolkit({ cwd });
+          let gate: PermissionGate | null = null;
+          // Read-path rules reach Glob/Grep walks; a link cannot carry a write into protected configuration.
+          const toolkit = createBuiltinToolkit({
+            cwd,
+            readFilter: (p) => gate?.readRestriction(p) == null,
+            writeFilter: (p) => gate === null || gate.mode === 'bypass' || !gate.isProtectedPath(p),
+          });
           const clientOptions = {
             model: chosen.resolved.model,
             cwd,
@@ -93,7 +100,11 @@ export async function runAcp(
           };
           const client =
             saved === undefined ? createClient(clientOptions) : loadSession(saved, clientOptions);
-          installPermissionGate(client, { cwd, ...(rules ? { rules } : {}) });
+          gate = installPermissionGate(client, {
+            cwd,
+            protectedPaths: [dataDir],
+            ...(rules ? { rules } : {}),
+          });
           // Their tools are exec (the editor is asked) unless rules say otherwise; a failing server is logged.
           const mcp = await attachMcpServers(client, mcpServers);
           for (const f of mcp.failures) log(`MCP server ${f.server}: ${f.reason}`);

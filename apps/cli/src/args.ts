@@ -14,6 +14,10 @@ export interface CliOptions {
   baseUrl: string | null;
   cwd: string;
   mode: CliPermissionMode;
+  /** Whether `--mode` was given (otherwise settings files may choose the mode). */
+  modeExplicit: boolean;
+  /** `--trust`: trust this workspace's project settings (remembered). */
+  trust: boolean;
   resume: string | null;
   json: boolean;
   dataDir: string | null;
@@ -40,7 +44,8 @@ Options:
       --base-url <url>    base URL for openai-compatible providers (Ollama, vLLM, LM Studio...)
       --script <file>     JSON script for the scripted provider
       --cwd <dir>         workspace directory (default: current directory)
-      --mode <mode>       permission mode: ${PERMISSION_MODES.join(' | ')} (default: default)
+      --mode <mode>       permission mode: ${PERMISSION_MODES.join(' | ')} (default: settings, else default)
+      --trust             trust this workspace: its .codeagent/settings may widen permissions (remembered)
       --resume <id>       resume a saved session (id or path to a session file)
       --json              write the event stream as NDJSON to stdout
       --data-dir <dir>    where sessions are saved (default: $CODEAGENT_HOME or ~/.codeagent)
@@ -84,6 +89,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliOptions {
     baseUrl: values['base-url'] ?? null,
     cwd: values.cwd ?? cwd,
     mode,
+    modeExplicit: values.mode !== undefined,
+    trust: values.trust ?? false,
     resume: values.resume ?? null,
     json: values.json ?? false,
     dataDir: values['data-dir'] ?? null,
@@ -105,6 +112,7 @@ function parse(argv: readonly string[]) {
       script: { type: 'string' },
       cwd: { type: 'string' },
       mode: { type: 'string' },
+      trust: { type: 'boolean' },
       resume: { type: 'string' },
       json: { type: 'boolean' },
       'data-dir': { type: 'string' },

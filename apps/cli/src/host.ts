@@ -9,8 +9,14 @@ import {
   type Usage,
 } from '@codeagent/agent-core';
 import {
+  type AskContext,
   type AskResult,
+  describeGrantScope,
+  describeUnknownRuleTool,
+  findUnknownRuleTools,
   installPermissionGate,
+  type PermissionConfig,
+  type PermissionGate,
   type PermissionMode,
   type PermissionRules,
 } from '@codeagent/permission-gate';
@@ -35,6 +41,10 @@ export interface HostOptions {
   cwd: string;
   mode: PermissionMode;
   rules?: PermissionRules | undefined;
+  /** Settings from the settings files (policy, rules, timeouts...); `mode` here is ignored (see `mode`). */
+  permissions?: PermissionConfig | undefined;
+  /** Paths added to the gate's protected configuration (the CLI's data dir: sessions, settings, trust list). */
+  protectedPaths?: readonly string[] | undefined;
   json: boolean;
   color: boolean;
   chosen: ChosenModel;
@@ -98,7 +108,15 @@ export class CliHost {
       width: Math.max(40, Math.min(io.stdout.columns ?? 100, 160)),
     });
     this.spinner = new Spinner((t) => io.stdout.write(t), io.stdout.isTTY === true && !options.json);
-    this.toolkit = createBuiltinToolkit({ cwd: options.cwd });
+    this.toolkit = createBuiltinToolkit({
+      cwd: options.cwd,
+      // Read-path rules reach Read, Glob and Grep; a link cannot carry a write into protected configuration.
+      readFilter: (p) => this.gate()?.readRestriction(p) == null,
+      writeFilter: (p) => {
+        const gate = this.gate();
+        return gate === null || gate.mode === 'bypass' || !gate.isProtectedPath(p);
+      },
+    });
     const clientOptions = {
       model: options.chosen.resolved.model,
       cwd: options.cwd,
@@ -110,12 +128,42 @@ export class CliHost {
     };
     this.client =
       options.resume === undefined ? createClient(clientOptions) : loadSession(options.resume, clientOptions);
+    const { mode: _ignored, ...settings } = options.permissions ?? {};
     installPermissionGate(this.client, {
+      ...settings,
       mode: options.mode,
       cwd: options.cwd,
       ...(options.rules ? { rules: options.rules } : {}),
-      ask: (name, input, id) => this.ask(name, input, id),
+      ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
+      ask: (name, input, id, context) => this.ask(name, input, id, context),
     });
+  }
+
+  /** The installed permission gate, or `null`. */
+  gate(): PermissionGate | null {
+    return this.client?.getPermissionGate() ?? null;
+  }
+
+  /**
+   * One warning per rule that names a tool this session does not have (it would match nothing), prefixed with
+   * the file the rule came from; `sources` lists each rule with its list and file.
+   */
+  ruleWarnings(
+    sources: ReadonlyArray<{ list: 'allow' | 'ask' | 'deny'; rule: string; file: string }>,
+  ): string[] {
+    const known = this.client.toolNames;
+    const byFile = new Map<string, { allow: string[]; ask: string[]; deny: string[] }>();
+    for (const s of sources) {
+      let rules = byFile.get(s.file);
+      if (rules === undefined) {
+        rules = { allow: [], ask: [], deny: [] };
+        byFile.set(s.file, rules);
+      }
+      rules[s.list].push(s.rule);
+    }
+    return [...byFile].flatMap(([file, rules]) =>
+      findUnknownRuleTools(rules, known).map((u) => `${file}: ${describeUnknownRuleTool(u, known)}`),
+    );
   }
 
   /** Changes the permission mode in place (`/mode`). */
@@ -265,7 +313,12 @@ export class CliHost {
   }
 
   /** Asks the user at the keyboard; without a terminal the answer is no (fail closed). */
-  private ask(name: string, _input: unknown, id: string | undefined): Promise<AskResult> {
+  private ask(
+    name: string,
+    _input: unknown,
+    id: string | undefined,
+    context: AskContext | undefined,
+  ): Promise<AskResult> {
     const safeName = clean(name);
     if (!this.io.keys.interactive || this.options.json) {
       this.io.stderr.write(
@@ -275,8 +328,15 @@ export class CliHost {
     }
     this.spinner.clear();
     this.approvalActive = true;
+    const scope = context?.grantScope ?? null;
+    if (context !== undefined && context.source.kind !== 'mode') {
+      // Say why this asks when it is not just the mode: a protected path or an ask rule asks every time.
+      this.print(`${dim(this.color, clean(context.reason))}\n`);
+    }
+    const always =
+      scope === null ? '' : `${bold(this.color, '[a]')} always: ${clean(describeGrantScope(name, scope))}  `;
     this.print(
-      `${bold(this.color, `Allow ${safeName}?`)}  ${bold(this.color, '[y]')} once  ${bold(this.color, '[a]')} always this session  ${bold(this.color, '[n]')} deny  `,
+      `${bold(this.color, `Allow ${safeName}?`)}  ${bold(this.color, '[y]')} once  ${always}${bold(this.color, '[n]')} deny  `,
     );
     return new Promise<AskResult>((resolve) => {
       let settled = false;
@@ -288,9 +348,9 @@ export class CliHost {
         if (name === 'y') {
           answer = true;
           label = 'allowed once';
-        } else if (name === 'a') {
+        } else if (name === 'a' && scope !== null) {
           answer = { allow: true, scope: 'session' };
-          label = 'allowed for this session';
+          label = `allowed for this session: ${clean(describeGrantScope(safeName, scope))}`;
         } else if (name === 'n' || name === 'escape' || (key.ctrl && key.name === 'c')) {
           answer = false;
           label = 'denied';

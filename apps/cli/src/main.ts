@@ -1,9 +1,9 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runAcp } from './acp.js';
 import { clean } from './clean.js';
-import { parsePermissionConfig, type PermissionMode, type PermissionRules } from '@codeagent/permission-gate';
+import type { PermissionConfig, PermissionMode, PermissionRules } from '@codeagent/permission-gate';
 import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
 import { DEMO_PERMISSIONS } from '@codeagent/providers';
 import { copyDemoWorkspace } from '@codeagent/providers/node';
@@ -13,6 +13,8 @@ import { stdinKeys } from './keys.js';
 import { chooseModel } from './model.js';
 import { runRepl } from './repl.js';
 import { resolveDataDir, SessionStore } from './sessions.js';
+import { type ResolvedSettings, resolveSettings } from './settings.js';
+import type { PermissionsView } from './permissions.js';
 
 /** The CLI's version, shown by `--version`. */
 export const VERSION = '0.0.0';
@@ -53,7 +55,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
   }
   if (options.command === 'acp') {
     try {
-      return await runAcp(options, proc, readProjectRules, VERSION);
+      return await runAcp(options, proc, (cwd) => acpRules(options, proc, cwd), VERSION);
     } catch (error) {
       proc.stderr.write(`codeagent: ${clean(error instanceof Error ? error.message : String(error))}\n`);
       return 1;
@@ -64,16 +66,41 @@ export async function runCli(proc: CliProcess): Promise<number> {
     !(proc.env.NO_COLOR !== undefined && proc.env.NO_COLOR !== '') &&
     (proc.env.FORCE_COLOR !== undefined ? proc.env.FORCE_COLOR !== '0' : proc.stdout.isTTY === true);
   const io: HostIO = { stdout: proc.stdout, stderr: proc.stderr, env: proc.env, keys: stdinKeys(proc.stdin) };
-  const store = new SessionStore(resolveDataDir(options.dataDir, proc.env));
+  const dataDir = resolveDataDir(options.dataDir, proc.env);
+  const store = new SessionStore(dataDir);
   try {
     const chosen = await chooseModel(options, proc.env);
     let cwd = resolve(options.cwd);
     let mode: PermissionMode = options.mode;
-    let rules: PermissionRules | undefined = await readProjectRules(cwd);
+    let rules: PermissionRules | undefined;
+    let permissions: PermissionConfig | undefined;
+    let view: PermissionsView;
     if (options.command === 'demo') {
       cwd = await copyDemoWorkspace(await mkdtemp(join(tmpdir(), 'codeagent-demo-')));
       mode = DEMO_PERMISSIONS.permissionMode;
       rules = { deny: [...DEMO_PERMISSIONS.rules.deny] };
+      view = {
+        sources: rules.deny?.map((rule) => ({ list: 'deny', rule, file: '(demo)' })) ?? [],
+        ignored: [],
+        files: [],
+      };
+    } else {
+      // Settings that exist but cannot be read or parsed stop the CLI here, naming the file (fail closed).
+      const interactive = options.command === 'repl' && io.keys.interactive && !options.json;
+      const settings = await resolveSettings({
+        cwd,
+        dataDir,
+        modeFlag: options.modeExplicit ? options.mode : null,
+        trustFlag: options.trust,
+        ...(interactive
+          ? { askTrust: (file: string, widening: readonly string[]) => askTrust(io, file, widening, color) }
+          : {}),
+      });
+      mode = settings.mode;
+      permissions = settings.config;
+      view = settings;
+      // One-shot runs cannot ask: say what was not applied and how to apply it.
+      if (!interactive) warnIgnored(proc.stderr, settings);
     }
     let sessionId = store.newId();
     let resume: unknown;
@@ -82,7 +109,19 @@ export async function runCli(proc: CliProcess): Promise<number> {
       sessionId = saved.id;
       resume = saved.session;
     }
-    const host = new CliHost(io, { cwd, mode, rules, json: options.json, color, chosen, resume });
+    const host = new CliHost(io, {
+      cwd,
+      mode,
+      rules,
+      permissions,
+      protectedPaths: [dataDir],
+      json: options.json,
+      color,
+      chosen,
+      resume,
+    });
+    for (const warning of host.ruleWarnings(view.sources))
+      proc.stderr.write(`codeagent: warning: ${clean(warning)}\n`);
     const info = (line: string) => (options.json ? proc.stderr : proc.stdout).write(`${line}\n`);
     const banner = [
       `codeagent ${VERSION}`,
@@ -125,6 +164,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
           return sessionId;
         },
         sessionId: () => sessionId,
+        permissions: view,
       });
     } finally {
       await host.dispose();
@@ -135,21 +175,68 @@ export async function runCli(proc: CliProcess): Promise<number> {
   }
 }
 
-/** Reads permission rules from `<cwd>/.codeagent/settings.json` (or `.yaml`) when present. */
-async function readProjectRules(cwd: string): Promise<PermissionRules | undefined> {
-  for (const name of ['settings.json', 'settings.yaml', 'settings.yml']) {
-    const path = join(cwd, '.codeagent', name);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch {
-      continue;
-    }
-    try {
-      return parsePermissionConfig(text, { format: name.endsWith('.json') ? 'json' : 'yaml' }).rules;
-    } catch (error) {
-      throw new Error(`${path}: ${(error as Error).message}`);
-    }
-  }
-  return undefined;
+/**
+ * Rules for an ACP session's workspace: user and project settings read fail-closed, the project's narrowed unless
+ * the workspace is trusted (the editor cannot be asked; `--trust` or an earlier interactive answer counts).
+ */
+async function acpRules(
+  options: CliOptions,
+  proc: CliProcess,
+  cwd: string,
+): Promise<PermissionRules | undefined> {
+  const settings = await resolveSettings({
+    cwd: resolve(cwd),
+    dataDir: resolveDataDir(options.dataDir, proc.env),
+    modeFlag: null,
+    trustFlag: options.trust,
+  });
+  warnIgnored(proc.stderr, settings);
+  return settings.config.rules;
+}
+
+/** Says which entries of untrusted project settings were not applied (they would have widened permissions). */
+function warnIgnored(stderr: NodeJS.WritableStream, settings: ResolvedSettings): void {
+  if (settings.ignored.length === 0) return;
+  const files = [...new Set(settings.ignored.map((i) => i.file))].join(', ');
+  const entries = settings.ignored.map((i) => clean(i.entry));
+  const shown =
+    entries.length > 10
+      ? `${entries.slice(0, 10).join(', ')}, … ${entries.length - 10} more`
+      : entries.join(', ');
+  stderr.write(
+    `codeagent: workspace not trusted: ignored ${settings.ignored.length} entr${settings.ignored.length === 1 ? 'y' : 'ies'} of ${clean(files)} that would widen permissions (${shown}); pass --trust to apply them\n`,
+  );
+}
+
+/** Asks once, by keystroke, whether to trust a workspace whose settings would widen permissions. */
+async function askTrust(
+  io: HostIO,
+  file: string,
+  widening: readonly string[],
+  color: boolean,
+): Promise<boolean> {
+  const b = (s: string) => (color ? `\u001b[1m${s}\u001b[0m` : s);
+  io.stdout.write(`${b("This workspace's settings would widen permissions:")} ${clean(file)}\n`);
+  for (const w of widening.slice(0, 20)) io.stdout.write(`  ${clean(w)}\n`);
+  if (widening.length > 20) io.stdout.write(`  … and ${widening.length - 20} more\n`);
+  io.stdout.write(
+    `Trust only a workspace whose files you trust (a cloned repository can ship this file).\n${b('Trust this workspace and apply them?')}  ${b('[y]')} yes, remember  ${b('[n]')} no, keep them narrowed  `,
+  );
+  const yes = await new Promise<boolean>((done) => {
+    const release = io.keys.capture((key) => {
+      const name = (key.name ?? key.sequence ?? '').toLowerCase();
+      if (
+        name !== 'y' &&
+        name !== 'n' &&
+        name !== 'escape' &&
+        name !== 'return' &&
+        !(key.ctrl && key.name === 'c')
+      )
+        return;
+      release();
+      done(name === 'y');
+    });
+  });
+  io.stdout.write(yes ? 'trusted\n' : 'not trusted: deny and ask rules apply, the rest is ignored\n');
+  return yes;
 }

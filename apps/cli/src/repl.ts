@@ -4,6 +4,7 @@ import { PERMISSION_MODES, type PermissionMode } from '@codeagent/permission-gat
 import { listSkillsMeta, loadSkillPrompt, parseSlashCommand } from '@codeagent/skills';
 import type { CliHost, HostIO } from './host.js';
 import { describeCompaction } from './host.js';
+import { permissionsCommand, type PermissionsView } from './permissions.js';
 import type { SessionStore } from './sessions.js';
 
 /** What the REPL needs from the command around it. */
@@ -17,6 +18,8 @@ export interface ReplContext {
   save: (title: string) => Promise<string>;
   newSession: () => string;
   sessionId: () => string;
+  /** Rule sources and ignored project entries, for `/permissions`. */
+  permissions?: PermissionsView;
 }
 
 /** The built-in slash commands, for `/help`. */
@@ -24,8 +27,9 @@ export const SLASH_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['/help', 'this list, and the skills you can invoke'],
   ['/compact', 'compact the conversation now'],
   ['/mode [name]', `show or set the permission mode (${PERMISSION_MODES.join(', ')})`],
+  ['/permissions', 'show grants, rules and their files; /permissions revoke <id>|all'],
   ['/sessions', 'list saved sessions (resume with codeagent --resume <id>)'],
-  ['/clear', 'start a new, empty session'],
+  ['/clear', 'start a new, empty session (drops session grants)'],
   ['/exit', 'leave (Ctrl+D too)'],
   ['/<skill> [args]', 'run a skill with arguments'],
 ];
@@ -175,7 +179,17 @@ async function slashCommand(ctx: ReplContext, line: string): Promise<'exit' | 'd
     }
     case '/clear':
       ctx.host.client.clear();
+      // A new conversation starts with no approvals carried over.
+      ctx.host.gate()?.clearGrants();
       out(`cleared · new session ${ctx.newSession()}`);
+      return 'done';
+    case '/permissions':
+      for (const l of permissionsCommand(
+        ctx.host.gate(),
+        ctx.permissions ?? { sources: [], ignored: [], files: [] },
+        arg,
+      ))
+        out(l);
       return 'done';
     default: {
       const slash = parseSlashCommand(line);

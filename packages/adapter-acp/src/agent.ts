@@ -22,7 +22,7 @@ import {
   type ToolRecord,
   type Usage,
 } from '@codeagent/agent-core';
-import { installPermissionGate, type PermissionMode } from '@codeagent/permission-gate';
+import { type AskContext, installPermissionGate, type PermissionMode } from '@codeagent/permission-gate';
 import { assertNever, type ToolCallView } from '@codeagent/render-intent';
 import { listSkillsMeta } from '@codeagent/skills';
 import { describeGrant, ScopedGrants, scopedGrantFor } from './grants.js';
@@ -209,8 +209,16 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     await peer.notify(methods.client.session.update, { sessionId, update });
   };
 
-  async function ask(s: LiveSession, name: string, input: unknown, id: string | undefined): Promise<boolean> {
-    if (s.grants.covers(name, input)) return true;
+  async function ask(
+    s: LiveSession,
+    name: string,
+    input: unknown,
+    id: string | undefined,
+    context?: AskContext,
+  ): Promise<boolean> {
+    // A grant only lifts the mode's ask: never an ask rule, an ask policy or a protected path (the gate says which).
+    const grantable = context === undefined || context.source.kind === 'mode';
+    if (grantable && s.grants.covers(name, input)) return true;
     const turn = s.turn;
     if (turn === null || turn.controller.signal.aborted || id === undefined) return false;
     // Updates are written in event order; the gate asks as soon as the loop reaches the call. Wait (boundedly)
@@ -221,7 +229,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     const f = toolCallFields(id, view, mapping(s));
     // The approval shows the command and its description; the terminal it will run in does not exist yet.
     const content = f.content.filter((c) => c.type !== 'terminal');
-    const grant = scopedGrantFor(name, input, s.cwd);
+    const grant = grantable ? scopedGrantFor(name, input, s.cwd) : null;
     const offered: PermissionOption[] = [
       { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
       ...(grant
@@ -320,7 +328,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     installPermissionGate(handle.client, {
       mode: defaultMode,
       cwd,
-      ask: (name, input, id) => ask(s, name, input, id),
+      ask: (name, input, id, context) => ask(s, name, input, id, context),
     });
     handle.client.setPermissionMode(defaultMode);
     sessions.set(sessionId, s);

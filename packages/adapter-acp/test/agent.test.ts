@@ -52,6 +52,27 @@ describe('permission round trips', () => {
     expect(existsSync(join(cwd, 'out.txt'))).toBe(false);
   });
 
+  it('"allow always" is not offered for protected configuration, and another path grant does not reach it', async () => {
+    const cwd = await workspace();
+    const script: Script = [write('.codeagent/settings.json', '{"rules":{"allow":["Bash"]}}'), done];
+    await withEditor({ cwd, script, answers: ['allow_always'] }, async (ctx, run) => {
+      await promptOnce(ctx, cwd, 'go');
+      expect(run.permissions[0]?.options.map((o) => o.optionId)).toEqual(['allow_once', 'reject_once']);
+    });
+    expect(existsSync(join(cwd, '.codeagent', 'settings.json'))).toBe(false);
+    // An earlier grant on a path does not cover a write there once it is protected: it asks again.
+    const twice: Script = [write('notes.md'), done, write('.git/hooks/pre-commit'), done];
+    await withEditor({ cwd, script: twice, answers: ['allow_always', 'reject_once'] }, async (ctx, run) => {
+      await promptOnce(ctx, cwd, 'one');
+      await promptOnce(ctx, cwd, 'two');
+      expect(run.permissions.map((p) => p.toolCall.title)).toEqual([
+        'Write notes.md',
+        'Write .git/hooks/pre-commit',
+      ]);
+    });
+    expect(existsSync(join(cwd, '.git', 'hooks', 'pre-commit'))).toBe(false);
+  });
+
   it('"allow always" for a path does not allow another path or another tool', async () => {
     const cwd = await workspace({ 'a.txt': 'one\n' });
     const script: Script = [

@@ -37,9 +37,9 @@ export interface SessionData {
   readonly version: typeof SESSION_VERSION;
   /** ISO time of the save. */
   readonly savedAt: string;
-  /** Working directory of the session. */
+  /** Working directory when saved; informational: `loadSession` takes the cwd from the host, never from here. */
   readonly cwd: string;
-  /** Permission mode when saved. */
+  /** Permission mode when saved; informational: `loadSession` takes the mode from the host, never from here. */
   readonly permissionMode: PermissionMode;
   /** Provider-facing history, exactly as sent to the model. */
   readonly messages: readonly ModelMessage[];
@@ -177,6 +177,11 @@ export function parseSession(json: unknown, options: ParseSessionOptions = {}): 
     const issue = parsed.error.issues[0];
     const path = issue?.path.map(String).join('.') || '(root)';
     throw invalid(`${path}: ${issue?.message ?? 'does not match the schema'}`);
+  }
+  // A system message past the start would be an instruction smuggled into history by whoever wrote the file.
+  const systemAt = (head.messages as ModelMessage[]).findIndex((m, i) => i > 0 && m.role === 'system');
+  if (systemAt !== -1) {
+    throw invalid(`messages.${systemAt}: a system message is only accepted as the first message`);
   }
   const problems = validateToolPairs(head.messages as ModelMessage[]);
   if (problems.length > 0) {

@@ -106,6 +106,8 @@ export function streamEvents(
  * Restores a saved session into a new client built from `options` (the host passes model and tools
  * again). History, tool call ids and provider-facing values are restored exactly; legacy or malformed
  * artifacts are upgraded on the display copy only; session-scoped permission grants are not restored.
+ * The session file is untrusted: permission mode and working directory come from `options` (defaults
+ * `default` and `process.cwd()`, as for `createClient`), never from the file's `permissionMode` / `cwd`.
  * Throws {@link AgentCoreError} `INVALID_SESSION` for bad JSON.
  */
 export function loadSession(
@@ -114,11 +116,8 @@ export function loadSession(
   parseOptions: ParseSessionOptions = {},
 ): CodeagentClient {
   const data = parseSession(json, parseOptions);
-  const client = createClient({
-    cwd: data.cwd,
-    permissionMode: data.permissionMode,
-    ...options,
-  });
+  // Never `data.permissionMode` / `data.cwd`: a file saying `bypass` must not run Bash unasked.
+  const client = createClient(options);
   client[RESTORE]({
     messages: data.messages,
     records: data.toolResults,

@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { type Script, scriptedModel } from '@codeagent/providers';
-import type { ConformanceReport, Outcome, VectorResult } from './run.js';
+import { buildReport, type ConformanceReport, caseResult, type VectorResult } from './run.js';
 import scenarios from './backend-scenarios.json' with { type: 'json' };
 
 /** A tool a backend scenario registers: what the model may call, and what it does. */
@@ -229,38 +229,15 @@ export async function runBackendSuite(
     } catch (error) {
       problem = `the backend threw: ${error instanceof Error ? error.message : String(error)}`;
     }
-    const expected = baseline.has(s.id);
-    const outcome: Outcome =
-      problem === null ? (expected ? 'unexpected-pass' : 'pass') : expected ? 'expected-failure' : 'fail';
-    const message =
-      outcome === 'unexpected-pass'
-        ? 'passes, but the baseline expects it to fail: remove it from the baseline'
-        : problem;
-    results.push({
-      id: s.id,
-      rule: s.rule,
-      op: 'stream',
-      outcome,
-      ...(message ? { message } : {}),
-      ms: performance.now() - started,
-    });
+    results.push(
+      caseResult({ id: s.id, rule: s.rule, op: 'stream' }, problem, baseline, performance.now() - started),
+    );
   }
-  const ids = new Set(backendScenarios.map((s) => s.id));
-  const unknownBaselineIds = [...baseline].filter((id) => !ids.has(id));
-  const counts: Record<Outcome, number> = {
-    pass: 0,
-    fail: 0,
-    'expected-failure': 0,
-    'unexpected-pass': 0,
-    'not-applicable': 0,
-  };
-  for (const r of results) counts[r.outcome]++;
-  return {
-    suite: 'backend',
-    implementation: name,
+  return buildReport(
+    'backend',
+    name,
     results,
-    unknownBaselineIds,
-    counts,
-    ok: counts.fail === 0 && counts['unexpected-pass'] === 0 && unknownBaselineIds.length === 0,
-  };
+    backendScenarios.map((x) => x.id),
+    baseline,
+  );
 }

@@ -80,6 +80,57 @@ export function judge(vector: Vector, answer: Answer): string | null {
   return jsonDifference(answer.result, vector.expected);
 }
 
+/** The result of one case from its problem (`null`: it conforms) and the baseline; shared by every suite's runner. */
+export function caseResult(
+  c: { readonly id: string; readonly rule: string; readonly op: string },
+  problem: string | null,
+  baseline: ReadonlySet<string>,
+  ms: number,
+): VectorResult {
+  const expectedToFail = baseline.has(c.id);
+  const outcome: Outcome =
+    problem === null
+      ? expectedToFail
+        ? 'unexpected-pass'
+        : 'pass'
+      : expectedToFail
+        ? 'expected-failure'
+        : 'fail';
+  const message =
+    outcome === 'unexpected-pass'
+      ? 'passes, but the baseline expects it to fail: remove it from the baseline'
+      : problem;
+  return { id: c.id, rule: c.rule, op: c.op, outcome, ...(message ? { message } : {}), ms };
+}
+
+/** Counts the outcomes and checks the baseline against every id of the suite; shared by every suite's runner. */
+export function buildReport(
+  suite: string,
+  implementation: string,
+  results: readonly VectorResult[],
+  allIds: Iterable<string>,
+  baseline: ReadonlySet<string>,
+): ConformanceReport {
+  const ids = new Set(allIds);
+  const unknownBaselineIds = [...baseline].filter((id) => !ids.has(id));
+  const counts: Record<Outcome, number> = {
+    pass: 0,
+    fail: 0,
+    'expected-failure': 0,
+    'unexpected-pass': 0,
+    'not-applicable': 0,
+  };
+  for (const r of results) counts[r.outcome]++;
+  return {
+    suite,
+    implementation,
+    results,
+    unknownBaselineIds,
+    counts,
+    ok: counts.fail === 0 && counts['unexpected-pass'] === 0 && unknownBaselineIds.length === 0,
+  };
+}
+
 /** Runs a suite's vectors against an implementation, one at a time, and reports every vector. */
 export async function runSuite(impl: Implementation, options: RunOptions = {}): Promise<ConformanceReport> {
   const suite = options.suite ?? 'artifact';
@@ -110,40 +161,15 @@ export async function runSuite(impl: Implementation, options: RunOptions = {}): 
       };
     }
     const ms = performance.now() - started;
-    const difference = judge(v, answer);
-    const expectedToFail = baseline.has(v.id);
-    const outcome: Outcome =
-      difference === null
-        ? expectedToFail
-          ? 'unexpected-pass'
-          : 'pass'
-        : expectedToFail
-          ? 'expected-failure'
-          : 'fail';
-    const message =
-      outcome === 'unexpected-pass'
-        ? 'passes, but the baseline expects it to fail: remove it from the baseline'
-        : (difference ?? undefined);
-    results.push({ id: v.id, rule: v.rule, op: v.op, outcome, ...(message ? { message } : {}), ms });
+    results.push(caseResult(v, judge(v, answer), baseline, ms));
   }
-  const all = new Set(suites[suite].map((v) => v.id));
-  const unknownBaselineIds = [...baseline].filter((id) => !all.has(id));
-  const counts: Record<Outcome, number> = {
-    pass: 0,
-    fail: 0,
-    'expected-failure': 0,
-    'unexpected-pass': 0,
-    'not-applicable': 0,
-  };
-  for (const r of results) counts[r.outcome]++;
-  return {
+  return buildReport(
     suite,
-    implementation: impl.name,
+    impl.name,
     results,
-    unknownBaselineIds,
-    counts,
-    ok: counts.fail === 0 && counts['unexpected-pass'] === 0 && unknownBaselineIds.length === 0,
-  };
+    suites[suite].map((v) => v.id),
+    baseline,
+  );
 }
 
 /**

@@ -3,7 +3,13 @@ import {
   type InjectionPayload,
   loadInjectionCorpus,
 } from '@codeagent/terminal/corpus';
-import type { ConformanceReport, Implementation, Outcome, VectorResult } from './run.js';
+import {
+  buildReport,
+  type ConformanceReport,
+  caseResult,
+  type Implementation,
+  type VectorResult,
+} from './run.js';
 
 /** A terminal renderer under test: takes a tool result (or event, or artifact) and returns the text it would write. */
 export type TerminalRender = (result: unknown) => string | Promise<string>;
@@ -218,31 +224,13 @@ export async function runTerminalRendererSuite(
       problem = `the renderer threw: ${error instanceof Error ? error.message : String(error)}`;
     }
     const ms = performance.now() - started;
-    const expected = baseline.has(c.id);
-    const outcome: Outcome =
-      problem === null ? (expected ? 'unexpected-pass' : 'pass') : expected ? 'expected-failure' : 'fail';
-    const message =
-      outcome === 'unexpected-pass'
-        ? 'passes, but the baseline expects it to fail: remove it from the baseline'
-        : problem;
-    results.push({ id: c.id, rule: c.rule, op: 'render', outcome, ...(message ? { message } : {}), ms });
+    results.push(caseResult({ id: c.id, rule: c.rule, op: 'render' }, problem, baseline, ms));
   }
-  const ids = new Set(all.map((c) => c.id));
-  const unknownBaselineIds = [...baseline].filter((id) => !ids.has(id));
-  const counts: Record<Outcome, number> = {
-    pass: 0,
-    fail: 0,
-    'expected-failure': 0,
-    'unexpected-pass': 0,
-    'not-applicable': 0,
-  };
-  for (const r of results) counts[r.outcome]++;
-  return {
-    suite: 'terminal-renderer',
-    implementation: name,
+  return buildReport(
+    'terminal-renderer',
+    name,
     results,
-    unknownBaselineIds,
-    counts,
-    ok: counts.fail === 0 && counts['unexpected-pass'] === 0 && unknownBaselineIds.length === 0,
-  };
+    all.map((x) => x.id),
+    baseline,
+  );
 }

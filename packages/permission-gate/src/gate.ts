@@ -2,7 +2,17 @@ import { configError, type ConfigIssue, describeValue, PermissionGateError } fro
 import { isPermissionMode, toolPolicyIssues } from './config.js';
 import { MODE_TABLE } from './mode-table.js';
 import { normalisePath, type NormalisedPath } from './paths.js';
-import { RuleIndex } from './rules.js';
+import {
+  describeGrantScope,
+  type GrantScope,
+  grantCovers,
+  grantScopeFor,
+  type SessionGrant,
+  sameScope,
+} from './grants.js';
+import { ProtectedPaths } from './protected.js';
+import { type ReadRestriction, ReadPathRules, readPathOf } from './read-paths.js';
+import { RuleIndex, type RuleMatch } from './rules.js';
 import {
   createToolMetaRegistry,
   isCapability,
@@ -11,6 +21,7 @@ import {
 } from './tool-meta.js';
 import type {
   AskCallback,
+  AskContext,
   AskOutcome,
   Capability,
   CheckRequest,
@@ -41,6 +52,11 @@ export interface PermissionGateOptions {
   readonly askTimeoutMs?: number;
   /** Working directory used to relate absolute paths to relative path rules. */
   readonly cwd?: string;
+  /**
+   * Paths or globs added to {@link DEFAULT_PROTECTED_PATHS} (the host's session store, user settings, trust
+   * file...): writes there ask in `default` / `accept_edits`, deny in `plan` / `dont_ask`; only `bypass` skips.
+   */
+  readonly protectedPaths?: readonly string[];
 }
 
 /** A live update of a gate: present keys replace the current value, `toolMeta` entries are added. */
@@ -60,10 +76,33 @@ export interface PermissionGate {
   registerToolMeta(name: string, meta: ToolMetaInput): void;
   /** Updates mode, policy, rules, ask callback and other options in place; validates before applying. */
   configure(update: PermissionGateUpdate): void;
-  /** Names of tools granted for the rest of the session on this gate. */
+  /** Names of tools with at least one session grant on this gate (see {@link PermissionGate.grants}). */
   sessionGrants(): readonly string[];
-  /** Forgets session grants: one tool's, or all when no name is given. */
+  /** Forgets session grants: every grant of one tool, or all when no name is given. */
   revokeSessionGrants(name?: string): void;
+  /** The session grants in force, oldest first, each with its id, tool and scope. */
+  grants(): readonly SessionGrant[];
+  /** Forgets one grant by id; true when it existed. */
+  revokeGrant(id: string): boolean;
+  /** Forgets every grant (a new conversation, `/clear`). */
+  clearGrants(): void;
+  /**
+   * The scope a session approval of this call would grant now, or `null` when none would be remembered (the
+   * call does not ask, an ask rule / policy / protected path asks every time, or the input cannot be scoped).
+   */
+  grantScope(name: string, input: unknown): GrantScope | null;
+  /**
+   * The deny or ask path rule of a read tool (Read, Grep, Glob) that covers reading `path`, or `null`. Search
+   * tools pass each file they walk through this, so `Read(**\/.env)` also hides `.env` from Grep and Glob.
+   */
+  readRestriction(path: string): ReadRestriction | null;
+  /** The protected-path entries in force (defaults first). */
+  protectedPaths(): readonly string[];
+  /**
+   * True when writing `path` counts as writing the agent's own configuration (whatever the mode). Tools call it
+   * with a symbolic link's real target, which the gate cannot see in the call's input.
+   */
+  isProtectedPath(path: string): boolean;
 }
 
 interface State {
@@ -72,6 +111,8 @@ interface State {
   capabilities: ReadonlyMap<Capability, Decision>;
   overrides: ReadonlyMap<string, Decision>;
   rules: RuleIndex;
+  readPaths: ReadPathRules;
+  protect: ProtectedPaths;
   ask: AskCallback | null;
   undeclared: Capability;
   askTimeoutMs: number | undefined;
@@ -137,6 +178,38 @@ function optionIssues(o: PermissionGateOptions, issues: ConfigIssue[]): void {
   }
 }
 
+const WRITE_PATH_KEYS = ['file_path', 'path'];
+
+/** The shell command of an exec call (its `command` argument), if it has one. */
+function commandOf(input: unknown, meta: { primaryArgument?: string } | undefined): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const key = meta?.primaryArgument ?? 'command';
+  const v = Object.hasOwn(input, key) ? (input as Record<string, unknown>)[key] : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Words of a command that may name a path: split on blanks, quotes, `=` and redirections; at most 256. */
+function pathLikeWords(command: string): string[] {
+  return command
+    .slice(0, 65_536)
+    .split(/[\s'"`=<>|;&()]+/)
+    .filter((w) => w.includes('/') || w.startsWith('.'))
+    .slice(0, 256);
+}
+
+/** The path argument of a write call, or `undefined` when the tool takes none. */
+function writePathOf(input: unknown, meta: { primaryArgument?: string } | undefined): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const rec = input as Record<string, unknown>;
+  const keys =
+    meta?.primaryArgument !== undefined ? [meta.primaryArgument, ...WRITE_PATH_KEYS] : WRITE_PATH_KEYS;
+  for (const k of keys) {
+    const v = Object.hasOwn(rec, k) ? rec[k] : undefined;
+    if (typeof v === 'string') return v;
+  }
+  return undefined;
+}
+
 /** A one-line reason for an evaluation, as used in check results and denial messages. */
 export function describeEvaluation(e: Evaluation): string {
   const s = e.source;
@@ -153,11 +226,21 @@ export function describeEvaluation(e: Evaluation): string {
         : `${s.list} rule ${s.rule} may apply: ${s.unanalysable}`;
     case 'mode':
       return `${s.mode} mode: ${e.decision} for ${e.capability}`;
+    case 'protected':
+      return `${s.path} is protected agent configuration (${s.entry}): writes ${e.decision === 'deny' ? 'are denied in this mode' : 'always ask'}`;
     case 'error':
       return `internal error while deciding: ${s.message}`;
     default:
       return assertNever(s);
   }
+}
+
+/** The stronger of two rule matches (deny beats ask beats allow); the first wins a tie. */
+function strongest(a: RuleMatch | undefined, b: RuleMatch | undefined): RuleMatch | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  const rank = { deny: 2, ask: 1, allow: 0 } as const;
+  return rank[b.decision] > rank[a.decision] ? b : a;
 }
 
 /** Marks unreachable code in exhaustive switches. */
@@ -205,6 +288,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
   const issues: ConfigIssue[] = [];
   optionIssues(options, issues);
   const rules = new RuleIndex(options?.rules, issues);
+  const protect = new ProtectedPaths(options?.protectedPaths, issues);
   if (issues.length > 0) throw configError(issues);
 
   let registry: ToolMetaRegistry;
@@ -218,12 +302,15 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     mode: options.mode ?? 'default',
     ...buildPolicy(options.policy),
     rules,
+    readPaths: new ReadPathRules(options.rules),
+    protect,
     ask: options.ask ?? null,
     undeclared: options.undeclaredCapability ?? 'exec',
     askTimeoutMs: options.askTimeoutMs,
     cwd: options.cwd === undefined ? undefined : normalisePath(options.cwd),
   };
-  const granted = new Set<string>();
+  let grantList: SessionGrant[] = [];
+  let nextGrant = 1;
 
   function decide(name: string, input: unknown): Evaluation {
     const meta = registry.get(name);
@@ -239,7 +326,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
       return { decision: byCapability, capability, source: { kind: 'capability', capability } };
     }
     const fromMode = MODE_TABLE[state.mode][capability];
-    const match = state.rules.match(name, input, meta, state.cwd);
+    const match = strongest(state.rules.match(name, input, meta, state.cwd), readRule(name, input));
     // Rules tighten the mode, and allow rules lift an `ask`, but no rule lifts the mode's `deny` (ADR 0031).
     if (match !== undefined && (match.decision === 'deny' || fromMode !== 'deny')) {
       const why = match.unanalysable;
@@ -258,6 +345,37 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     return { decision: fromMode, capability, source: { kind: 'mode', mode: state.mode } };
   }
 
+  /** A deny/ask path rule of any read tool covering this read tool call's path. */
+  function readRule(name: string, input: unknown): RuleMatch | undefined {
+    const p = readPathOf(name, input);
+    const r = p === undefined ? undefined : state.readPaths.matchForTool(name, p, state.cwd);
+    return r === undefined ? undefined : { rule: r.rule, list: r.list, decision: r.list };
+  }
+
+  /** Writes to protected paths ask (or deny in plan / dont_ask) whatever rules, policy or grants say. */
+  function protectWrites(name: string, input: unknown, e: Evaluation): Evaluation {
+    if (e.decision === 'deny' || state.mode === 'bypass') return e;
+    let path: string | undefined;
+    let hit: { entry: string } | undefined;
+    if (e.capability === 'write') {
+      path = writePathOf(input, registry.get(name));
+      if (path !== undefined) hit = state.protect.match(path, state.cwd);
+    } else if (e.capability === 'exec') {
+      // A command naming a protected path asks every time (`sed -i .. .git/hooks/x`): no allow rule or grant lifts it.
+      const command = commandOf(input, registry.get(name));
+      for (const word of command === undefined ? [] : pathLikeWords(command)) {
+        hit = state.protect.match(word, state.cwd);
+        if (hit !== undefined) {
+          path = word;
+          break;
+        }
+      }
+    }
+    if (path === undefined || hit === undefined) return e;
+    const decision = state.mode === 'plan' || state.mode === 'dont_ask' ? 'deny' : 'ask';
+    return { decision, capability: e.capability, source: { kind: 'protected', path, entry: hit.entry } };
+  }
+
   function evaluate(name: string, input: unknown): Evaluation {
     try {
       if (typeof name !== 'string' || name === '') {
@@ -270,7 +388,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
           },
         };
       }
-      return decide(name, input);
+      return protectWrites(name, input, decide(name, input));
     } catch (e) {
       return {
         decision: 'deny',
@@ -280,7 +398,26 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     }
   }
 
-  async function askHost(request: CheckRequest, ask: AskCallback): Promise<CheckResult> {
+  /** The scope a session approval would record for this evaluated call (only mode asks are grantable). */
+  function scopeFor(name: string, input: unknown, e: Evaluation): GrantScope | null {
+    if (e.decision !== 'ask' || e.source.kind !== 'mode') return null;
+    return grantScopeFor(name, input, registry.get(name), state.cwd);
+  }
+
+  function findGrant(name: string, input: unknown): SessionGrant | undefined {
+    const meta = registry.get(name);
+    return grantList.find((g) => grantCovers(g, name, input, meta, state.cwd));
+  }
+
+  function addGrant(name: string, scope: GrantScope): SessionGrant {
+    const existing = grantList.find((g) => g.tool === name && sameScope(g, scope));
+    if (existing) return existing;
+    const grant: SessionGrant = Object.freeze({ ...scope, id: `g${nextGrant++}`, tool: name });
+    grantList = [...grantList, grant];
+    return grant;
+  }
+
+  async function askHost(request: CheckRequest, ask: AskCallback, e: Evaluation): Promise<CheckResult> {
     const { name, input, id, signal } = request;
     const deny = (outcome: Exclude<AskOutcome, 'approved'>, detail?: string): CheckResult => ({
       allowed: false,
@@ -292,7 +429,9 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     let onAbort: (() => void) | undefined;
     const timeoutMs = state.askTimeoutMs;
     try {
-      const pending: Promise<unknown>[] = [Promise.resolve().then(() => ask(name, input, id))];
+      const scope = scopeFor(name, input, e);
+      const context: AskContext = { reason: describeEvaluation(e), source: e.source, grantScope: scope };
+      const pending: Promise<unknown>[] = [Promise.resolve().then(() => ask(name, input, id, context))];
       if (timeoutMs !== undefined) {
         pending.push(
           new Promise((resolve) => {
@@ -313,11 +452,21 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
       if (value === ABORTED) return deny('aborted');
       const r = readAskResult(value);
       if (!r.allowed) return deny(r.outcome);
-      if (r.scope === 'session') granted.add(name);
+      if (r.scope === 'session' && scope !== null) {
+        const grant = addGrant(name, scope);
+        return {
+          allowed: true,
+          reason: `approved by the user for this session: ${describeGrantScope(name, grant)}`,
+          source: { kind: 'ask', outcome: 'approved', scope: 'session' },
+        };
+      }
       return {
         allowed: true,
-        reason: r.scope === 'session' ? 'approved by the user for this session' : 'approved by the user once',
-        source: { kind: 'ask', outcome: 'approved', scope: r.scope },
+        reason:
+          r.scope === 'session'
+            ? 'approved by the user once (this call asks every time, so no session grant was kept)'
+            : 'approved by the user once',
+        source: { kind: 'ask', outcome: 'approved', scope: 'once' },
       };
     } catch (e) {
       return deny('threw', errorMessage(e));
@@ -345,11 +494,13 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
         case 'deny':
           return { allowed: false, reason, source: e.source };
         case 'ask': {
-          if (granted.has(name)) {
+          // A grant only lifts the mode's ask: never an ask rule, an ask policy or a protected path.
+          const grant = e.source.kind === 'mode' ? findGrant(name, input) : undefined;
+          if (grant !== undefined) {
             return {
               allowed: true,
-              reason: 'granted for this session',
-              source: { kind: 'grant', scope: 'session' },
+              reason: `granted for this session: ${describeGrantScope(name, grant)}`,
+              source: { kind: 'grant', scope: 'session', id: grant.id },
             };
           }
           const ask = state.ask;
@@ -360,7 +511,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
               source: { kind: 'ask', outcome: 'no-callback' },
             };
           }
-          return await askHost(request, ask);
+          return await askHost(request, ask, e);
         }
         default:
           return assertNever(e.decision);
@@ -377,7 +528,10 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     optionIssues(update, found);
     // Build everything first so a bad update leaves the gate unchanged.
     const rules = update?.rules !== undefined ? new RuleIndex(update.rules, found) : state.rules;
+    const protect =
+      update?.protectedPaths !== undefined ? new ProtectedPaths(update.protectedPaths, found) : state.protect;
     if (found.length > 0) throw configError(found);
+    const readPaths = update.rules !== undefined ? new ReadPathRules(update.rules) : state.readPaths;
     const policy = update.policy !== undefined ? buildPolicy(update.policy) : undefined;
     const metaEntries =
       update.toolMeta === undefined
@@ -392,6 +546,8 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     if (update.mode !== undefined) state.mode = update.mode;
     if (policy !== undefined) Object.assign(state, policy);
     state.rules = rules;
+    state.readPaths = readPaths;
+    state.protect = protect;
     if (update.ask !== undefined) state.ask = update.ask;
     if (update.undeclaredCapability !== undefined) state.undeclared = update.undeclaredCapability;
     if (update.askTimeoutMs !== undefined) state.askTimeoutMs = update.askTimeoutMs;
@@ -410,11 +566,46 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     },
     configure,
     sessionGrants() {
-      return [...granted];
+      return [...new Set(grantList.map((g) => g.tool))];
     },
     revokeSessionGrants(name) {
-      if (name === undefined) granted.clear();
-      else granted.delete(name);
+      grantList = name === undefined ? [] : grantList.filter((g) => g.tool !== name);
+    },
+    grants() {
+      return [...grantList];
+    },
+    revokeGrant(id) {
+      const before = grantList.length;
+      grantList = grantList.filter((g) => g.id !== id);
+      return grantList.length !== before;
+    },
+    clearGrants() {
+      grantList = [];
+    },
+    grantScope(name, input) {
+      try {
+        return scopeFor(name, input, evaluate(name, input));
+      } catch {
+        return null;
+      }
+    },
+    readRestriction(path) {
+      try {
+        if (typeof path !== 'string') return { rule: '(invalid path)', list: 'deny' };
+        return state.readPaths.match(path, state.cwd) ?? null;
+      } catch (err) {
+        return { rule: `(internal error: ${errorMessage(err)})`, list: 'deny' };
+      }
+    },
+    protectedPaths() {
+      return state.protect.list();
+    },
+    isProtectedPath(path) {
+      try {
+        return typeof path !== 'string' || state.protect.match(path, state.cwd) !== undefined;
+      } catch {
+        return true;
+      }
     },
   };
   gates.add(gate);

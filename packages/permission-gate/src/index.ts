@@ -24,10 +24,13 @@ export {
   type PermissionGateUpdate,
   uninstallPermissionGate,
 } from './gate.js';
+export { describeGrantScope, type GrantScope, type SessionGrant } from './grants.js';
 export { compileGlob, type GlobFlavour, type GlobMatcher, GlobSyntaxError } from './glob.js';
 export { permissionDeniedMessage } from './message.js';
 export { MODE_TABLE, modeDecision } from './mode-table.js';
 export { type NormalisedPath, normalisePath } from './paths.js';
+export { DEFAULT_PROTECTED_PATHS } from './protected.js';
+export { READ_PATH_TOOLS, type ReadRestriction } from './read-paths.js';
 export {
   hasShellMetacharacters,
   type ParsedRule,
@@ -38,6 +41,15 @@ export {
 } from './rules.js';
 export { analyseShellCommand, isShellGrammarLoaded, type ShellAnalysis } from './shell/analyse.js';
 export {
+  describeUnknownRuleTool,
+  findUnknownRuleTools,
+  isModeAtLeastAsStrict,
+  mergePermissionConfigs,
+  type NarrowedConfig,
+  narrowPermissionConfig,
+  type UnknownRuleTool,
+} from './settings.js';
+export {
   BUILTIN_TOOL_META,
   createToolMetaRegistry,
   isCapability,
@@ -47,6 +59,7 @@ export {
 export {
   type AbortSignalLike,
   type AskCallback,
+  type AskContext,
   type AskGrant,
   type AskOutcome,
   type AskResult,

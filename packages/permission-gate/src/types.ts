@@ -1,3 +1,5 @@
+import type { GrantScope } from './grants.js';
+
 /** What a tool can do; the gate's unit of classification. */
 export type Capability = 'read' | 'write' | 'exec' | 'net';
 
@@ -95,6 +97,14 @@ export type DecisionSource =
       readonly mode: PermissionMode;
     }
   | {
+      /** A write to the agent's own configuration: asks (or denies in plan / dont_ask) whatever else says. */
+      readonly kind: 'protected';
+      /** The path argument as the call gave it. */
+      readonly path: string;
+      /** The protected-path entry it matched. */
+      readonly entry: string;
+    }
+  | {
       /** Deciding failed; the gate denied (fail closed). */
       readonly kind: 'error';
       /** What went wrong. */
@@ -117,18 +127,38 @@ export interface Evaluation {
 export interface AskGrant {
   /** Must be literally `true` to allow. */
   readonly allow: true;
-  /** `once` allows this call; `session` also allows later calls of the same tool on this gate. */
+  /**
+   * `once` allows this call; `session` also allows later calls in the call's grant scope (a command prefix, a
+   * path, or the tool) that the mode would ask for; never past an ask or deny rule or a protected path.
+   */
   readonly scope: 'once' | 'session';
 }
 
 /** What an ask callback may resolve to; anything else (including `"yes"`) denies. */
 export type AskResult = boolean | AskGrant;
 
-/** The host's approval callback: called for `ask` decisions with the tool name, its input and the call id. */
+/** What the gate tells the ask callback about the call it asks for. */
+export interface AskContext {
+  /** Why the call asks, as `describeEvaluation` words it. */
+  readonly reason: string;
+  /** Which rule / policy / mode / protected path made it ask. */
+  readonly source: DecisionSource;
+  /**
+   * What a `session` answer would grant, or `null` when it would count as `once` (the call asks every time, or
+   * its input cannot be scoped safely). Show it next to the "always" choice so the user approves what runs.
+   */
+  readonly grantScope: GrantScope | null;
+}
+
+/**
+ * The host's approval callback: called for `ask` decisions with the tool name, its input, the call id and a
+ * context saying why it asks and what a session grant would cover.
+ */
 export type AskCallback = (
   name: string,
   input: unknown,
   id: string | undefined,
+  context: AskContext,
 ) => AskResult | PromiseLike<AskResult>;
 
 /** Where a `gate.check` outcome came from: an evaluation source, the ask callback, or a grant. */
@@ -147,6 +177,8 @@ export type CheckSource =
       readonly kind: 'grant';
       /** Always `session`. */
       readonly scope: 'session';
+      /** The id of the grant that allowed it (see `gate.grants()`). */
+      readonly id: string;
     };
 
 /** How an ask round ended. */

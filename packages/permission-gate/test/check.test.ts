@@ -42,7 +42,11 @@ describe('check: the ask callback', () => {
   it('is called with (name, input, id)', async () => {
     const ask = vi.fn<AskCallback>(() => true);
     const r = await gateWith(ask).check(bash);
-    expect(ask).toHaveBeenCalledWith('Bash', { command: 'npm test' }, 'call_1');
+    expect(ask).toHaveBeenCalledWith('Bash', { command: 'npm test' }, 'call_1', {
+      reason: 'default mode: ask for exec',
+      source: { kind: 'mode', mode: 'default' },
+      grantScope: { kind: 'command-prefix', prefix: 'npm test' },
+    });
     expect(r).toEqual({
       allowed: true,
       reason: 'approved by the user once',
@@ -53,7 +57,7 @@ describe('check: the ask callback', () => {
   it('passes undefined as id when the call has none', async () => {
     const ask = vi.fn<AskCallback>(() => true);
     await gateWith(ask).check({ name: 'Bash', input: {} });
-    expect(ask).toHaveBeenCalledWith('Bash', {}, undefined);
+    expect(ask).toHaveBeenCalledWith('Bash', {}, undefined, expect.objectContaining({ grantScope: null }));
   });
 
   it('accepts a promise', async () => {
@@ -175,10 +179,10 @@ describe('grants', () => {
     const gate = gateWith(ask);
     const other = gateWith(() => false);
     expect((await gate.check(bash)).source).toEqual({ kind: 'ask', outcome: 'approved', scope: 'session' });
-    expect(await gate.check({ name: 'Bash', input: { command: 'make' } })).toEqual({
+    expect(await gate.check({ name: 'Bash', input: { command: 'npm  test --watch' } })).toEqual({
       allowed: true,
-      reason: 'granted for this session',
-      source: { kind: 'grant', scope: 'session' },
+      reason: 'granted for this session: Bash commands starting with `npm test`',
+      source: { kind: 'grant', scope: 'session', id: 'g1' },
     });
     expect(ask).toHaveBeenCalledTimes(1);
     expect(gate.sessionGrants()).toEqual(['Bash']);

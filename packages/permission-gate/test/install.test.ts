@@ -52,7 +52,12 @@ describe('installPermissionGate', () => {
     const r = await gate.check({ id: 'c1', name: 'Summarise', input: {} });
     expect(r.allowed).toBe(true);
     expect(first).not.toHaveBeenCalled();
-    expect(second).toHaveBeenCalledWith('Summarise', {}, 'c1');
+    expect(second).toHaveBeenCalledWith(
+      'Summarise',
+      {},
+      'c1',
+      expect.objectContaining({ grantScope: null, source: { kind: 'override', tool: 'Summarise' } }),
+    );
   });
 
   it('keeps session grants and registrations across refreshes', async () => {
@@ -63,7 +68,11 @@ describe('installPermissionGate', () => {
     });
     await gate.check({ name: 'T', input: {} });
     installPermissionGate(client, { ask: () => false });
-    expect((await gate.check({ name: 'T', input: {} })).source).toEqual({ kind: 'grant', scope: 'session' });
+    expect((await gate.check({ name: 'T', input: {} })).source).toEqual({
+      kind: 'grant',
+      scope: 'session',
+      id: 'g1',
+    });
     expect(gate.toolMeta.get('T')?.capability).toBe('exec');
   });
 

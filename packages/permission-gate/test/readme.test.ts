@@ -57,7 +57,7 @@ describe('README', () => {
     const asked = await gate.check({ id: 'call_2', name: 'Bash', input: { command: 'npm publish' } });
     expect(asked).toEqual({
       allowed: true,
-      reason: 'approved by the user for this session',
+      reason: 'approved by the user for this session: Bash commands starting with `npm publish`',
       source: { kind: 'ask', outcome: 'approved', scope: 'session' },
     });
   });

@@ -14,6 +14,8 @@ import {
   type ShellAnalysis,
   type PermissionMode,
   type ToolPolicy,
+  type GrantScope,
+  type SessionGrant,
 } from '../src/index.js';
 
 describe('types', () => {
@@ -24,8 +26,10 @@ describe('types', () => {
     >();
     expectTypeOf<Decision>().toEqualTypeOf<'allow' | 'ask' | 'deny'>();
     expectTypeOf<DecisionSource['kind']>().toEqualTypeOf<
-      'set' | 'override' | 'capability' | 'rule' | 'mode' | 'error'
+      'set' | 'override' | 'capability' | 'rule' | 'mode' | 'protected' | 'error'
     >();
+    expectTypeOf<GrantScope['kind']>().toEqualTypeOf<'command-prefix' | 'command' | 'path' | 'tool'>();
+    expectTypeOf<SessionGrant>().toExtend<{ id: string; tool: string }>();
     expectTypeOf<CheckSource['kind']>().toEqualTypeOf<DecisionSource['kind'] | 'ask' | 'grant'>();
   });
 
@@ -34,6 +38,7 @@ describe('types', () => {
     expectTypeOf(e).toEqualTypeOf<Evaluation>();
     if (e.source.kind === 'rule') expectTypeOf(e.source.list).toEqualTypeOf<Decision>();
     if (e.source.kind === 'mode') expectTypeOf(e.source.mode).toEqualTypeOf<PermissionMode>();
+    if (e.source.kind === 'protected') expectTypeOf(e.source.entry).toEqualTypeOf<string>();
   });
 
   it('ask callbacks may return booleans, grants or promises of them', () => {

@@ -18,6 +18,7 @@ export type ToolErrorCode =
   | 'spawn_failed'
   | 'aborted'
   | 'unknown_job'
+  | 'permission_denied'
   | 'io_error';
 
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;

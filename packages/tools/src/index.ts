@@ -39,6 +39,7 @@ export {
   type GrepOutputMode,
   globFiles,
   grepFiles,
+  type ReadFilter,
   type SearchLimits,
   type SearchOutcome,
   type TableColumn,

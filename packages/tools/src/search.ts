@@ -36,6 +36,26 @@ export interface GrepArgs {
   _intent?: string | undefined;
 }
 
+/**
+ * Decides whether a search may read or list a file, given its absolute path (called with the lexical path and,
+ * when it differs, the real path); `false` hides the file. Hosts pass the permission gate's read-path rules:
+ * `(p) => gate.readRestriction(p) === null`. A filter that throws hides the file.
+ */
+export type ReadFilter = (absolutePath: string) => boolean;
+
+/** True when `filter` lets a search read the file at both its lexical and real path. */
+export function readAllowed(filter: ReadFilter | undefined, lexical: string, real: string): boolean {
+  if (filter === undefined) return true;
+  try {
+    return filter(lexical) === true && (real === lexical || filter(real) === true);
+  } catch {
+    return false;
+  }
+}
+
+const hiddenNote = (n: number): string =>
+  n === 0 ? '' : `\n\n[${n} file${n === 1 ? '' : 's'} hidden by permission rules]`;
+
 /** Limits shared by Glob and Grep. */
 export interface SearchLimits {
   /** Most results listed (Glob paths, Grep matching lines or files; default 500). */
@@ -97,6 +117,7 @@ export async function globFiles(
   args: GlobArgs,
   limits: SearchLimits = {},
   signal?: AbortSignal,
+  filter?: ReadFilter,
 ): Promise<SearchOutcome> {
   const maxResults = limits.maxResults ?? 500;
   const maxFiles = limits.maxFiles ?? 50_000;
@@ -134,6 +155,7 @@ export async function globFiles(
     };
   }
   const matches: Array<{ absolute: string; size: number; mtimeMs: number }> = [];
+  let hidden = 0;
   let visited = 0;
   let truncated = false;
   for await (const entry of walkFiles({
@@ -148,10 +170,15 @@ export async function globFiles(
       break;
     }
     if (!isMatch(entry.relative)) continue;
+    const lexical = path.join(start.absolute, entry.relative);
+    if (!readAllowed(filter, lexical, entry.absolute)) {
+      hidden += 1;
+      continue;
+    }
     try {
       const info = await stat(entry.absolute);
       matches.push({
-        absolute: path.join(start.absolute, entry.relative),
+        absolute: lexical,
         size: info.size,
         mtimeMs: info.mtimeMs,
       });
@@ -174,6 +201,7 @@ export async function globFiles(
   if (total > maxResults)
     value += `\n\n[Showing ${maxResults} of ${total} files; narrow the pattern or path]`;
   else if (truncated) value += `\n\n[Stopped after visiting ${maxFiles} files; narrow the pattern or path]`;
+  value += hiddenNote(hidden);
   return { value, searchPath: target.resolved.display, rows, columns, count: rows.length, truncated };
 }
 
@@ -205,6 +233,7 @@ export async function grepFiles(
   args: GrepArgs,
   limits: SearchLimits = {},
   signal?: AbortSignal,
+  filter?: ReadFilter,
 ): Promise<SearchOutcome> {
   const maxResults = limits.maxResults ?? 500;
   const maxFiles = limits.maxFiles ?? 50_000;
@@ -218,6 +247,7 @@ export async function grepFiles(
       ? undefined
       : basenameAware(compileSearchGlob(args.glob, 'glob'), args.glob);
   const results: FileHits[] = [];
+  let hidden = 0;
   let listed = 0;
   let truncated = false;
   let visited = 0;
@@ -266,6 +296,12 @@ export async function grepFiles(
   };
   try {
     if (target.isFile) {
+      if (!readAllowed(filter, target.resolved.absolute, target.resolved.real)) {
+        throw new ToolError(
+          'permission_denied',
+          `Permission rules hide ${target.resolved.display} from search`,
+        );
+      }
       batch.push({ display: target.resolved.display, path: target.resolved.real });
       await flush();
     } else {
@@ -282,7 +318,12 @@ export async function grepFiles(
           truncated = true;
           break;
         }
-        const display = workspace.display(path.join(target.resolved.absolute, entry.relative));
+        const lexical = path.join(target.resolved.absolute, entry.relative);
+        if (!readAllowed(filter, lexical, entry.absolute)) {
+          hidden += 1;
+          continue;
+        }
+        const display = workspace.display(lexical);
         batch.push({ display, path: entry.absolute });
         if (batch.length >= 64) {
           go = await flush();
@@ -330,6 +371,7 @@ export async function grepFiles(
         ? `\n\n[Stopped after searching ${maxFiles} files; narrow the path or glob]`
         : `\n\n[Stopped at ${maxResults} results; narrow the pattern, path or glob]`;
   }
+  value += hiddenNote(hidden);
   return { value, searchPath: target.resolved.display, rows, columns, count: rows.length, truncated };
 }
 

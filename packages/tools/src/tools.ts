@@ -25,6 +25,8 @@ import {
   type GrepArgs,
   globFiles,
   grepFiles,
+  type ReadFilter,
+  readAllowed,
   type SearchLimits,
   type SearchOutcome,
 } from './search.js';
@@ -110,6 +112,18 @@ export interface BuiltinToolsOptions {
   search?: SearchLimits;
   /** Bash limits. */
   bash?: BashLimits;
+  /**
+   * Read-path permission for Read, Glob and Grep: called with each file's absolute lexical and real path; `false`
+   * makes Read refuse the file and the searches skip it (so `Read(**\/.env)` hides `.env` from Grep too). Hosts
+   * pass `(p) => gate.readRestriction(p) === null`. Default: every file inside the workspace.
+   */
+  readFilter?: ReadFilter;
+  /**
+   * Write-path check for Write and Edit, called with the real path when it differs from the path the call named
+   * (a symbolic link): `false` refuses the write, so a link cannot carry an approved write into protected
+   * configuration. Hosts pass `(p) => !gate.isProtectedPath(p)`. Default: no check.
+   */
+  writeFilter?: (absolutePath: string) => boolean;
 }
 
 interface Shared {
@@ -199,6 +213,12 @@ export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs
     execute: (args) =>
       guarded(async () => {
         const input = parse(ReadSchema, args, 'Read');
+        if (s.options.readFilter !== undefined) {
+          const r = await s.workspace.resolve(input.file_path);
+          if (!readAllowed(s.options.readFilter, r.absolute, r.real)) {
+            throw new ToolError('permission_denied', `Permission rules do not allow reading ${r.display}`);
+          }
+        }
         const image = await readImageFile(s.workspace, input, s.options.read);
         if (image !== undefined) {
           return success(
@@ -252,6 +272,26 @@ function fileChangeResult(out: FileChangeOutcome, title: string): ToolResult {
   );
 }
 
+/** Refuses a write that a symbolic link would carry to a path the host's `writeFilter` protects. */
+async function checkWriteTarget(s: Shared, filePath: string): Promise<void> {
+  const check = s.options.writeFilter;
+  if (check === undefined) return;
+  const r = await s.workspace.resolve(filePath);
+  if (r.real === r.absolute) return;
+  let ok = false;
+  try {
+    ok = check(r.real) === true;
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    throw new ToolError(
+      'permission_denied',
+      `${r.display} is a link to protected configuration (${r.real}); write that path by name so it can be approved`,
+    );
+  }
+}
+
 /** Creates the Write tool: creates or overwrites a file; a `diff` artifact and an applied-hunk result view. */
 export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteArgs> {
   const s = shared(options);
@@ -263,7 +303,9 @@ export function createWriteTool(options: BuiltinToolsOptions): AgentTool<WriteAr
     capability: BUILTIN_TOOL_META.Write,
     execute: (args) =>
       guarded(async () => {
-        const out = await writeTextFile(s.workspace, parse(WriteSchema, args, 'Write'), s.options.files);
+        const input = parse(WriteSchema, args, 'Write');
+        await checkWriteTarget(s, input.file_path);
+        const out = await writeTextFile(s.workspace, input, s.options.files);
         return fileChangeResult(out, `Write ${out.displayPath}`);
       }),
     presentCall: (args) => s.presenters.Write.presentCall?.(args),
@@ -292,7 +334,9 @@ export function createEditTool(options: BuiltinToolsOptions): AgentTool<EditArgs
     capability: BUILTIN_TOOL_META.Edit,
     execute: (args) =>
       guarded(async () => {
-        const out = await editTextFile(s.workspace, parse(EditSchema, args, 'Edit'), s.options.files);
+        const input = parse(EditSchema, args, 'Edit');
+        await checkWriteTarget(s, input.file_path);
+        const out = await editTextFile(s.workspace, input, s.options.files);
         return fileChangeResult(out, `Edit ${out.displayPath}`);
       }),
     presentCall: (args) => s.presenters.Edit.presentCall?.(args),
@@ -331,7 +375,7 @@ export function createGlobTool(options: BuiltinToolsOptions): AgentTool<GlobArgs
     execute: (args, ctx?: Partial<ToolContext>) =>
       guarded(async () => {
         const parsed = parse(GlobSchema, args, 'Glob');
-        const out = await globFiles(s.workspace, parsed, s.options.search, ctx?.signal);
+        const out = await globFiles(s.workspace, parsed, s.options.search, ctx?.signal, s.options.readFilter);
         return searchResult(out, `Glob ${parsed.pattern}`);
       }),
     presentCall: (args) => s.presenters.Glob.presentCall?.(args),
@@ -365,7 +409,7 @@ export function createGrepTool(options: BuiltinToolsOptions): AgentTool<GrepArgs
     execute: (args, ctx?: Partial<ToolContext>) =>
       guarded(async () => {
         const parsed = parse(GrepSchema, args, 'Grep');
-        const out = await grepFiles(s.workspace, parsed, s.options.search, ctx?.signal);
+        const out = await grepFiles(s.workspace, parsed, s.options.search, ctx?.signal, s.options.readFilter);
         return searchResult(out, `Grep /${parsed.pattern}/`);
       }),
     presentCall: (args) => s.presenters.Grep.presentCall?.(args),

@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, expect, it } from 'vitest';
+
+// The kit as a third party gets it: packed tarballs installed with npm into an empty folder, no workspace around it,
+// then run with npx against the Python reference host that ships inside the package.
+const run = promisify(execFile);
+const packages = join(import.meta.dirname, '..', '..');
+const PACKED = [
+  'artifact-schema',
+  'render-intent',
+  'terminal',
+  'permission-gate',
+  'skills',
+  'providers',
+  'conformance',
+];
+let dir: string | undefined;
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+it('installs from its packed tarball into an empty folder and runs with npx', async () => {
+  dir = await mkdtemp(join(tmpdir(), 'codeagent-conformance-pack-'));
+  const tarballs = join(dir, 'tarballs');
+  const project = join(dir, 'project');
+  await mkdir(tarballs);
+  await mkdir(project);
+  for (const name of PACKED) {
+    await run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: join(packages, name) });
+  }
+  const files = (await readdir(tarballs)).filter((f) => f.endsWith('.tgz')).map((f) => join(tarballs, f));
+  expect(files).toHaveLength(PACKED.length);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'third-party-host', private: true }));
+  await run('npm', ['install', '--no-audit', '--no-fund', ...files], {
+    cwd: project,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const host = `python3 ${join(project, 'node_modules', '@codeagent', 'conformance', 'hosts', 'python', 'codeagent_conformance_host.py')}`;
+  const { stdout } = await run('npx', ['--no-install', 'codeagent-conformance', '--host', host], {
+    cwd: project,
+  });
+  expect(stdout).toMatch(/179 vectors: 179 passed, 0 failed/);
+  expect(stdout).toMatch(/conformance: OK/);
+}, 240_000);
