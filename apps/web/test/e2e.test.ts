@@ -59,8 +59,26 @@ describe('the web host in Chromium on the demo model', () => {
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'approval-light.png') });
     await approve(page, 'Edit', 'Allow once');
     await approve(page, 'Write', 'Deny');
-    await approve(page, 'Bash', 'Allow always');
-    await approve(page, 'job_kill', 'Allow once');
+    // Then whatever asks: Bash "always" (the gate scopes a grant to the command), anything else once.
+    const answered: string[] = [];
+    const fresh = dock.locator('button:enabled', { hasText: 'Deny' });
+    for (let i = 0; i < 10; i++) {
+      // Either a new prompt (its buttons enabled) or the end of the turn.
+      await expect
+        .poll(
+          async () =>
+            (await fresh.count()) > 0 ||
+            (await page.getByTestId('status').getAttribute('data-status')) === 'ready',
+          { timeout: 30_000 },
+        )
+        .toBe(true);
+      if ((await fresh.count()) === 0) break;
+      const tool = (await dock.locator('.ca-approval-tool').textContent()) ?? '';
+      answered.push(tool);
+      await dock.getByRole('button', { name: tool === 'Bash' ? 'Allow always' : 'Allow once' }).click();
+    }
+    expect(answered).toContain('Bash');
+    expect(answered).toContain('job_kill');
     await waitStatus(page, 'ready');
     await expect.poll(() => page.locator('[data-row="footer"]').last().textContent()).toContain('completed');
 

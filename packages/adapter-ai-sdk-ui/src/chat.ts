@@ -287,8 +287,23 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
   /** Whether the gate will ask about this call (so its approval can be requested with the call). */
   const willAsk = (name: string, input: unknown): boolean => {
     const gate = options.client.getPermissionGate();
-    if (!gate) return false;
-    return gate.evaluate(name, input).decision === 'ask' && !gate.sessionGrants().includes(name);
+    if (!gate || gate.evaluate(name, input).decision !== 'ask') return false;
+    // A session grant that plainly covers the call means the gate will not ask. Grants are scoped (a tool, a
+    // command, a prefix, a path); anything less plain is asked for, and settled as moot if the gate runs it anyway.
+    const command =
+      typeof input === 'object' &&
+      input !== null &&
+      typeof (input as { command?: unknown }).command === 'string'
+        ? (input as { command: string }).command.trim().replace(/\s+/g, ' ')
+        : null;
+    return !gate.grants().some((g) => {
+      if (g.tool !== name) return false;
+      if (g.kind === 'tool') return true;
+      if (command === null || /[;&|<>`$()\n]/.test(command)) return false;
+      if (g.kind === 'command') return command === g.command;
+      if (g.kind === 'command-prefix') return command === g.prefix || command.startsWith(`${g.prefix} `);
+      return false;
+    });
   };
 
   const unanswered = (t: Turn) => [...t.approvals.values()].filter((a) => a.answer === undefined);
@@ -380,6 +395,12 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
             t.requested.add(event.id);
           } else if (event.type === 'tool-result') {
             t.outstanding.delete(event.id);
+            // An approval requested with the call that the gate never needed (a grant covered it) is moot now.
+            const moot = t.approvals.get(event.id);
+            if (moot && moot.answer === undefined) {
+              moot.answer = false;
+              clearTimeout(moot.timer);
+            }
           } else if (event.type === 'end') {
             t.done = true;
             push(t, [...mapper.closeParts(), ...unfinished(t)]);

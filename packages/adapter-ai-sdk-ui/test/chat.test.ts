@@ -70,8 +70,9 @@ describe('the demo tour through the UI message stream', () => {
       ({ message, chunks } = await readBack(chat.respond(answered), answered));
       allChunks.push(...chunks);
     }
-    // Edit + Write together, then the first Bash (`allow always` covers the later ones), then job_kill.
-    expect(asked).toEqual([['Edit', 'Write'], ['Bash'], ['job_kill']]);
+    // Edit + Write together; "allow always" grants one command at a time (permission-gate scopes grants), so each
+    // Bash command asks once, the two background jobs together; then job_kill.
+    expect(asked).toEqual([['Edit', 'Write'], ['Bash'], ['Bash'], ['Bash', 'Bash'], ['job_kill']]);
 
     const parts = toolParts(message).map((p) => readToolPart(p));
     const edit = parts.find((p) => p?.toolName === 'Edit');
