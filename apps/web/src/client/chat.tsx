@@ -1,0 +1,172 @@
+import { useChat } from '@ai-sdk/react';
+import type { AgentUIMessage } from '@codeagent/adapter-ai-sdk-ui';
+import { ALLOW_ALWAYS_REASON, readMessageMetadata, readToolPart } from '@codeagent/adapter-ai-sdk-ui/client';
+import { ApprovalPrompt } from '@codeagent/react';
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
+import { type ReactNode, useMemo, useState } from 'react';
+import { api, type SessionDetail } from './api.ts';
+import { flattenRows, Transcript } from './transcript.tsx';
+
+/** Props of {@link ChatView}. */
+export interface ChatViewProps {
+  readonly session: SessionDetail;
+  readonly modes: readonly string[];
+  /** Called when the session changed on the server (title, order in the list). */
+  readonly onActivity: () => void;
+}
+
+/** Whether the page was asked to render without virtualisation (the bench's baseline). */
+function virtualisation(): 'auto' | 'off' {
+  return new URLSearchParams(window.location.search).get('virtual') === '0' ? 'off' : 'auto';
+}
+
+/** One session: the transcript from `useChat`, the approval dialog, the composer, mode switch and Stop. */
+export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNode {
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<AgentUIMessage>({
+        api: `/api/sessions/${encodeURIComponent(session.id)}/chat`,
+        prepareReconnectToStreamRequest: () => ({
+          api: `/api/sessions/${encodeURIComponent(session.id)}/stream`,
+        }),
+      }),
+    [session.id],
+  );
+  // A turn still runs (the page was reloaded mid-turn): show the history without its assistant message and replay
+  // the turn from the server, which goes on where it is.
+  const initial = useMemo(() => {
+    const last = session.messages.at(-1);
+    return session.busy && last?.role === 'assistant' ? session.messages.slice(0, -1) : session.messages;
+  }, [session]);
+  const { messages, sendMessage, addToolApprovalResponse, status, stop, setMessages, error } =
+    useChat<AgentUIMessage>({
+      id: session.id,
+      messages: initial,
+      transport,
+      resume: session.busy,
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+      experimental_throttle: 50,
+      onFinish: () => onActivity(),
+    });
+  const [input, setInput] = useState('');
+  const [mode, setMode] = useState(session.mode);
+  const [aborting, setAborting] = useState(false);
+
+  const rows = useMemo(() => flattenRows(messages), [messages]);
+  const last = messages.at(-1);
+  const waiting = last?.role === 'assistant' ? readMessageMetadata(last).awaitingApproval === true : false;
+  const running = status === 'submitted' || status === 'streaming';
+  const waitingApprovals = useMemo(() => {
+    if (last?.role !== 'assistant') return [];
+    return last.parts
+      .map((part) => readToolPart(part))
+      .filter((info) => info?.state === 'approval-requested' && info.approvalId !== null);
+  }, [last]);
+  const approval = waitingApprovals[0] ?? null;
+
+  const submit = () => {
+    const text = input.trim();
+    if (text === '' || running) return;
+    setInput('');
+    void sendMessage({ text });
+  };
+
+  const abort = async () => {
+    setAborting(true);
+    try {
+      await api.abort(session.id);
+      await stop();
+      // The server settled the turn (interrupted, approvals denied): show its copy.
+      const fresh = await api.get(session.id);
+      setMessages(fresh.messages);
+    } finally {
+      setAborting(false);
+    }
+  };
+
+  const changeMode = async (next: string) => {
+    setMode(next);
+    await api.setMode(session.id, next);
+  };
+
+  return (
+    <section className="chat" aria-label="Chat">
+      <Transcript rows={rows} mode={virtualisation()} streaming={running} />
+      {approval ? (
+        <div className="approval-dock" data-testid="approval">
+          {waitingApprovals.length > 1 ? (
+            <p className="approval-count">
+              {waitingApprovals.length} calls wait for your answer; this is the first.
+            </p>
+          ) : null}
+          <ApprovalPrompt
+            key={approval.approvalId}
+            view={approval.call}
+            toolName={approval.toolName}
+            intent={approval.intent}
+            onDecision={(decision) => {
+              void addToolApprovalResponse({
+                id: approval.approvalId as string,
+                approved: decision !== 'deny',
+                ...(decision === 'allow_always' ? { reason: ALLOW_ALWAYS_REASON } : {}),
+              });
+            }}
+          />
+        </div>
+      ) : null}
+      {error ? (
+        <div className="error-banner" role="alert">
+          {error.message}
+        </div>
+      ) : null}
+      <form
+        className="composer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <textarea
+          aria-label="Message"
+          value={input}
+          placeholder="Ask the agent…"
+          rows={2}
+          onChange={(e) => setInput(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+        />
+        <div className="composer-actions">
+          <label className="mode">
+            Mode{' '}
+            <select
+              aria-label="Permission mode"
+              value={mode}
+              onChange={(e) => void changeMode(e.target.value)}
+            >
+              {modes.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </label>
+          {running || waiting ? (
+            <button type="button" className="ca-button stop" onClick={() => void abort()} disabled={aborting}>
+              Stop
+            </button>
+          ) : null}
+          <button type="submit" className="ca-button send" disabled={running || input.trim() === ''}>
+            Send
+          </button>
+        </div>
+        <div className="status" data-testid="status" data-status={waiting ? 'awaiting-approval' : status}>
+          {waiting ? 'Waiting for your approval' : running ? 'Working…' : 'Ready'}
+        </div>
+      </form>
+    </section>
+  );
+}

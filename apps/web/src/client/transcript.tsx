@@ -1,0 +1,261 @@
+import type { AgentUIMessage } from '@codeagent/adapter-ai-sdk-ui';
+import { readMessageMetadata, readToolPart, type ToolPartInfo } from '@codeagent/adapter-ai-sdk-ui/client';
+import { Markdown, ToolCallCard, ToolResultView } from '@codeagent/react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, type ReactNode, useEffect, useLayoutEffect, useRef } from 'react';
+
+/** Transcripts longer than this many rows are virtualised (only what is on screen is in the DOM). */
+export const VIRTUALIZE_AT = 200;
+
+/** One row of the transcript: a user message, a text or reasoning part, a tool card, or a turn footer. */
+export type Row =
+  | { readonly key: string; readonly type: 'user'; readonly text: string }
+  | { readonly key: string; readonly type: 'text'; readonly text: string }
+  | { readonly key: string; readonly type: 'reasoning'; readonly text: string }
+  | { readonly key: string; readonly type: 'tool'; readonly part: object }
+  | { readonly key: string; readonly type: 'footer'; readonly text: string };
+
+/**
+ * Splits markdown into blocks at blank lines outside code fences, so a long streamed answer re-renders only its
+ * last block. (Constructs spanning blank lines, like loose lists, render as consecutive blocks.)
+ */
+export function markdownBlocks(text: string): string[] {
+  const blocks: string[] = [];
+  let fence: string | null = null;
+  let start = 0;
+  let pos = 0;
+  while (pos <= text.length) {
+    const end = text.indexOf('\n', pos);
+    const lineEnd = end === -1 ? text.length : end;
+    const line = text.slice(pos, lineEnd);
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker !== undefined) {
+      if (fence === null) fence = marker[0] as string;
+      else if (marker[0] === fence) fence = null;
+    } else if (fence === null && line.trim() === '' && lineEnd > start) {
+      const block = text.slice(start, lineEnd).replace(/\n+$/, '');
+      if (block.trim() !== '') blocks.push(block);
+      start = lineEnd + 1;
+    }
+    if (end === -1) break;
+    pos = end + 1;
+  }
+  const rest = text.slice(start);
+  if (rest.trim() !== '') blocks.push(rest);
+  return blocks;
+}
+
+const infoCache = new WeakMap<object, ToolPartInfo | null>();
+
+/** The validated reading of a tool part, once per part object. */
+function toolInfo(part: object): ToolPartInfo | null {
+  let info = infoCache.get(part);
+  if (info === undefined) {
+    info = readToolPart(part);
+    infoCache.set(part, info);
+  }
+  return info;
+}
+
+// Rows of a message are computed once per message object: useChat keeps the objects of messages that did not change.
+const rowCache = new WeakMap<object, Row[]>();
+
+/** Flattens messages into rows, so a long turn with many cards virtualises card by card. */
+export function flattenRows(messages: readonly AgentUIMessage[]): Row[] {
+  const rows: Row[] = [];
+  for (const message of messages) {
+    let own = rowCache.get(message);
+    if (!own) {
+      own = messageRows(message);
+      rowCache.set(message, own);
+    }
+    for (const row of own) rows.push(row);
+  }
+  return rows;
+}
+
+function messageRows(message: AgentUIMessage): Row[] {
+  const rows: Row[] = [];
+  if (message.role === 'user') {
+    const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    rows.push({ key: `${message.id}-u`, type: 'user', text });
+    return rows;
+  }
+  message.parts.forEach((part, i) => {
+    const key = `${message.id}-${i}`;
+    if (part.type === 'text') {
+      markdownBlocks(part.text).forEach((block, b) => {
+        rows.push({ key: `${key}-${b}`, type: 'text', text: block });
+      });
+    } else if (part.type === 'reasoning') {
+      if (part.text !== '') rows.push({ key, type: 'reasoning', text: part.text });
+    } else if (part.type === 'dynamic-tool' || part.type.startsWith('tool-')) {
+      // Read (validated) only when the row is rendered: a virtualised transcript never reads off-screen parts.
+      const id = (part as { toolCallId?: unknown }).toolCallId;
+      rows.push({ key: `${message.id}-${typeof id === 'string' ? id : i}`, type: 'tool', part });
+    }
+  });
+  const meta = readMessageMetadata(message);
+  if (meta.stopReason !== undefined) {
+    const usage = meta.usage
+      ? ` · ${meta.usage.nTokens.toLocaleString('en')} / ${meta.usage.modelLimit.toLocaleString('en')} tokens (${Math.round(meta.usage.percentLeft)}% left) · in ${meta.usage.inputTokens} · out ${meta.usage.outputTokens}`
+      : '';
+    rows.push({ key: `${message.id}-f`, type: 'footer', text: `${meta.stopReason}${usage}` });
+  }
+  return rows;
+}
+
+/** Whether two rows render the same (text by value, tool rows by their part object). */
+function sameRow(a: Row, b: Row): boolean {
+  if (a === b) return true;
+  if (a.type !== b.type || a.key !== b.key) return false;
+  if (a.type === 'tool' && b.type === 'tool') return a.part === b.part;
+  return (a as { text: string }).text === (b as { text: string }).text;
+}
+
+const RowView = memo(
+  function RowView({ row }: { row: Row }): ReactNode {
+    switch (row.type) {
+      case 'user':
+        return (
+          <div className="row user" data-row="user">
+            <div className="bubble">{row.text}</div>
+          </div>
+        );
+      case 'text':
+        return (
+          <div className="row assistant" data-row="text">
+            <Markdown text={row.text} />
+          </div>
+        );
+      case 'reasoning':
+        return (
+          <div className="row reasoning" data-row="reasoning">
+            <details>
+              <summary>Thinking</summary>
+              <p>{row.text}</p>
+            </details>
+          </div>
+        );
+      case 'tool': {
+        const info = toolInfo(row.part);
+        if (!info) return null;
+        const hasResult = info.state === 'output-available' || info.state === 'output-error';
+        return (
+          <div
+            className="row tool"
+            data-row="tool"
+            data-tool={info.toolName}
+            data-state={info.state}
+            data-kind={info.artifact?.kind ?? ''}
+          >
+            <ToolCallCard
+              view={info.call}
+              result={info.result ?? undefined}
+              status={info.status}
+              source={{ value: info.value, artifact: info.artifact }}
+            >
+              {hasResult ? (
+                <ToolResultView
+                  result={{
+                    id: info.toolCallId,
+                    name: info.toolName,
+                    display: null,
+                    value: info.value,
+                    isError: info.status === 'failed',
+                    artifact: info.artifact,
+                    view: info.result,
+                  }}
+                />
+              ) : null}
+            </ToolCallCard>
+          </div>
+        );
+      }
+      case 'footer':
+        return (
+          <div className="row footer" data-row="footer">
+            ── {row.text}
+          </div>
+        );
+      default: {
+        const never: never = row;
+        throw new Error(`unreachable row ${JSON.stringify(never)}`);
+      }
+    }
+  },
+  (a, b) => sameRow(a.row, b.row),
+);
+
+/** Props of {@link Transcript}. */
+export interface TranscriptProps {
+  readonly rows: readonly Row[];
+  /** `auto`: virtualise long transcripts; `off`: render every row (the bench's baseline). */
+  readonly mode: 'auto' | 'off';
+  /** True while a response streams (keeps the view pinned to the bottom). */
+  readonly streaming: boolean;
+}
+
+/** The scrolling transcript; sticks to the bottom while the user has not scrolled up. */
+export function Transcript({ rows, mode, streaming }: TranscriptProps): ReactNode {
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const virtual = mode === 'auto' && rows.length > VIRTUALIZE_AT;
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 240,
+    overscan: 6,
+    getItemKey: (i) => rows[i]?.key ?? i,
+  });
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const onScroll = () => {
+      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => el.removeEventListener('scroll', onScroll);
+  }, []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow new rows and streamed text
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !pinned.current) return;
+    if (virtual) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    else el.scrollTop = el.scrollHeight;
+  }, [rows, streaming, virtual]);
+
+  return (
+    <div
+      className="transcript"
+      ref={scroller}
+      data-testid="transcript"
+      data-virtual={virtual ? 'on' : 'off'}
+      data-turns-done={rows.reduce((n, r) => (r.type === 'footer' ? n + 1 : n), 0)}
+    >
+      {virtual ? (
+        <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index];
+            if (!row) return null;
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className="virtual-row"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <RowView row={row} />
+              </div>
+            );
+          })}
+        </div>
+      ) : (
+        rows.map((row) => <RowView key={row.key} row={row} />)
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { PERMISSION_MODES } from '@codeagent/permission-gate';
+import { createUIMessageStreamResponse } from 'ai';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { HostConfig } from './config.js';
+import { localSecurity } from './security.js';
+import { isPermissionMode, type SessionManager } from './sessions.js';
+import { isSessionId } from './store.js';
+
+/** What {@link createApp} needs. */
+export interface AppOptions {
+  readonly sessions: SessionManager;
+  readonly config: HostConfig;
+  /** The per-run token. */
+  readonly token: string;
+  /** The port the server listens on, known once it listens. */
+  readonly port: () => number;
+  /** Folder of the built SPA (`index.html`, `assets/`). */
+  readonly clientDir: string;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+};
+
+type Json = Record<string, unknown>;
+const isRec = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The hono app of the web host: the SPA, the session API and the `useChat` endpoint, behind the local guard. */
+export function createApp(options: AppOptions): Hono {
+  const { sessions, config } = options;
+  const app = new Hono();
+  app.use('*', localSecurity({ port: options.port, token: options.token }));
+  app.use(
+    '/api/*',
+    bodyLimit({ maxSize: 8 * 1024 * 1024, onError: (c) => c.text('request too large', 413) }),
+  );
+  // Calls with a body must be JSON: a form post from anywhere cannot be one (defence beside Origin); a form
+  // cannot send DELETE at all.
+  app.use('/api/*', async (c, next) => {
+    if (c.req.method === 'POST' || c.req.method === 'PUT' || c.req.method === 'PATCH') {
+      const type = c.req.header('content-type') ?? '';
+      if (!type.toLowerCase().startsWith('application/json')) return c.text('expected application/json', 415);
+    }
+    await next();
+    return undefined;
+  });
+
+  const readJson = async (c: { req: { json: () => Promise<unknown> } }): Promise<Json | null> => {
+    try {
+      const body = await c.req.json();
+      return isRec(body) ? body : null;
+    } catch {
+      return null;
+    }
+  };
+
+  app.get('/api/info', (c) =>
+    c.json({
+      model: config.modelLabel,
+      demo: config.demo,
+      note: config.note,
+      cwd: config.cwd,
+      modes: PERMISSION_MODES,
+    }),
+  );
+  app.get('/api/sessions', (c) => c.json(sessions.list()));
+  app.post('/api/sessions', async (c) => {
+    const body = (await readJson(c)) ?? {};
+    const title = typeof body.title === 'string' && body.title.trim() !== '' ? body.title : 'New session';
+    const mode = isPermissionMode(body.mode) ? body.mode : 'default';
+    return c.json(sessions.create(title, mode), 201);
+  });
+  app.get('/api/sessions/:id', (c) => {
+    const id = c.req.param('id');
+    const live = isSessionId(id) ? sessions.open(id) : undefined;
+    if (!live) return c.text('no such session', 404);
+    const summary = sessions.list().find((s) => s.id === id);
+    return c.json({
+      ...summary,
+      mode: live.mode,
+      busy: live.chat.busy,
+      messages: live.chat.messages,
+      pending: live.chat.pending.map((p) => ({ approvalId: p.approvalId, toolCallId: p.toolCallId })),
+    });
+  });
+  app.patch('/api/sessions/:id', async (c) => {
+    const id = c.req.param('id');
+    const live = isSessionId(id) ? sessions.open(id) : undefined;
+    const body = await readJson(c);
+    if (!live) return c.text('no such session', 404);
+    if (!body) return c.text('expected a JSON object', 400);
+    if (body.title !== undefined) {
+      if (typeof body.title !== 'string' || body.title.trim() === '')
+        return c.text('title must be text', 400);
+      sessions.rename(id, body.title.trim());
+    }
+    if (body.mode !== undefined) {
+      if (!isPermissionMode(body.mode))
+        return c.text(`mode must be one of ${PERMISSION_MODES.join(', ')}`, 400);
+      sessions.setMode(live, body.mode);
+    }
+    return c.json(sessions.list().find((s) => s.id === id));
+  });
+  app.delete('/api/sessions/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!isSessionId(id) || !(await sessions.delete(id))) return c.text('no such session', 404);
+    return c.body(null, 204);
+  });
+  app.post('/api/sessions/:id/abort', (c) => {
+    const id = c.req.param('id');
+    const live = isSessionId(id) ? sessions.open(id) : undefined;
+    if (!live) return c.text('no such session', 404);
+    live.chat.abort();
+    return c.json({ aborted: true });
+  });
+  // useChat's resume: the running turn replayed from its start (204 when none runs).
+  app.get('/api/sessions/:id/stream', (c) => {
+    const id = c.req.param('id');
+    const live = isSessionId(id) ? sessions.open(id) : undefined;
+    if (!live) return c.text('no such session', 404);
+    const stream = live.chat.reconnect({ signal: c.req.raw.signal });
+    if (!stream) return c.body(null, 204);
+    return createUIMessageStreamResponse({ stream });
+  });
+  app.post('/api/sessions/:id/chat', async (c) => {
+    const id = c.req.param('id');
+    const live = isSessionId(id) ? sessions.open(id) : undefined;
+    if (!live) return c.text('no such session', 404);
+    const body = await readJson(c);
+    const messages = body?.messages;
+    if (!Array.isArray(messages) || messages.length === 0) return c.text('expected {messages: [...]}', 400);
+    const last = messages[messages.length - 1];
+    // The first user message names the session, unless it was renamed.
+    if (isRec(last) && last.role === 'user' && live.chat.messages.length === 0) {
+      const summary = sessions.list().find((s) => s.id === id);
+      const text = Array.isArray(last.parts)
+        ? last.parts
+            .filter((p): p is Json => isRec(p) && p.type === 'text' && typeof p.text === 'string')
+            .map((p) => p.text as string)
+            .join(' ')
+        : '';
+      if (summary?.title === 'New session' && text.trim() !== '')
+        sessions.rename(id, text.trim().slice(0, 80));
+    }
+    const stream = live.chat.respond(last, { signal: c.req.raw.signal });
+    return createUIMessageStreamResponse({ stream });
+  });
+
+  // The SPA: index.html for the app routes, files under assets/ as they are.
+  const sendFile = async (relative: string) => {
+    const root = resolve(options.clientDir);
+    const path = normalize(join(root, relative));
+    if (path !== root && !path.startsWith(root + sep)) return null;
+    try {
+      const data = await readFile(path);
+      return new Response(data, {
+        headers: {
+          'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+          'Cache-Control': relative.startsWith('assets/')
+            ? 'public, max-age=31536000, immutable'
+            : 'no-store',
+        },
+      });
+    } catch {
+      return null;
+    }
+  };
+  app.get('/assets/*', async (c) => (await sendFile(c.req.path.slice(1))) ?? c.text('not found', 404));
+  app.get('/favicon.svg', async (c) => (await sendFile('favicon.svg')) ?? c.text('not found', 404));
+  app.get('*', async (c) => {
+    if (c.req.path.startsWith('/api/')) return c.text('not found', 404);
+    return (await sendFile('index.html')) ?? c.text('the web client is not built (run the build)', 500);
+  });
+  return app;
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+import { resolveHostConfig, parseWebArgs, WEB_USAGE } from './config.js';
+import { databasePath, startWebHost } from './server.js';
+
+const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.includes('-h')) {
+  process.stdout.write(`${WEB_USAGE}\n`);
+  process.exit(0);
+}
+try {
+  const options = parseWebArgs(argv, process.cwd(), process.env);
+  const config = await resolveHostConfig(options, process.env);
+  const host = await startWebHost({
+    config,
+    port: options.port,
+    database: databasePath(options.dataDir, process.env),
+  });
+  process.stdout.write(`codeagent web · model ${config.modelLabel} · cwd ${config.cwd}\n`);
+  if (config.note) process.stdout.write(`${config.note}\n`);
+  process.stdout.write(
+    `\n  Open ${host.url}\n\n(the token in the URL is new each run; Ctrl+C stops the server)\n`,
+  );
+  const stop = () => {
+    void host.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+} catch (error) {
+  process.stderr.write(
+    `codeagent-web: ${error instanceof Error ? error.message : String(error)}\n\n${WEB_USAGE}\n`,
+  );
+  process.exit(2);
+}

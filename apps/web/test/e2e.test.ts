@@ -1,0 +1,170 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebHost } from '../src/server/server.ts';
+import { CLIENT_DIR, launch, SCREENSHOT_DIR, watch } from './browser.ts';
+import { startTestHost } from './helpers.ts';
+
+let host: WebHost;
+let stopHost: () => Promise<void>;
+let context: BrowserContext;
+let closeBrowser: () => Promise<void>;
+let cwd: string;
+
+beforeAll(async () => {
+  const started = await startTestHost({ clientDir: CLIENT_DIR });
+  host = started.host;
+  stopHost = started.dispose;
+  cwd = (await (await fetch(`${host.origin}/api/info`, { headers: auth() })).json()).cwd;
+  ({ context, close: closeBrowser } = await launch());
+}, 60_000);
+afterAll(async () => {
+  await closeBrowser?.();
+  await stopHost?.();
+});
+
+const auth = () => ({ Authorization: `Bearer ${host.token}` });
+
+async function approve(page: Page, tool: string, button: 'Allow once' | 'Allow always' | 'Deny') {
+  const dock = page.getByTestId('approval');
+  await expect.poll(() => dock.locator('.ca-approval-tool').textContent(), { timeout: 20_000 }).toBe(tool);
+  await dock.getByRole('button', { name: button }).click();
+}
+
+async function waitStatus(page: Page, status: string) {
+  await expect
+    .poll(() => page.getByTestId('status').getAttribute('data-status'), { timeout: 30_000 })
+    .toBe(status);
+}
+
+describe('the web host in Chromium on the demo model', () => {
+  it('runs the demo session end to end, survives a reload, aborts, and keeps a second session', async () => {
+    const page = await context.newPage();
+    const seen = await watch(page, host.origin);
+    await page.goto(host.url);
+    // The token moved into the cookie: the address bar no longer shows it.
+    expect(page.url()).toBe(`${host.origin}/`);
+    await expect.poll(() => page.getByTestId('demo-note').textContent()).toContain('scripted demo model');
+
+    await page.getByRole('button', { name: 'Start a session' }).click();
+    await page.getByLabel('Message').fill('Give me a tour of this workspace');
+    await page.getByLabel('Message').press('Enter');
+
+    // Edit and Write wait together; the dialog shows the edit's diff card.
+    await waitStatus(page, 'awaiting-approval');
+    const dock = page.getByTestId('approval');
+    await expect.poll(() => dock.locator('[data-card="diff"]').count()).toBe(1);
+    expect(await dock.textContent()).toContain('Hello, ');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'approval-light.png') });
+    await approve(page, 'Edit', 'Allow once');
+    await approve(page, 'Write', 'Deny');
+    // Then whatever asks: Bash "always" (the gate scopes a grant to the command), anything else once.
+    const answered: string[] = [];
+    const fresh = dock.locator('button:enabled', { hasText: 'Deny' });
+    for (let i = 0; i < 10; i++) {
+      // Either a new prompt (its buttons enabled) or the end of the turn.
+      await expect
+        .poll(
+          async () =>
+            (await fresh.count()) > 0 ||
+            (await page.getByTestId('status').getAttribute('data-status')) === 'ready',
+          { timeout: 30_000 },
+        )
+        .toBe(true);
+      if ((await fresh.count()) === 0) break;
+      const tool = (await dock.locator('.ca-approval-tool').textContent()) ?? '';
+      answered.push(tool);
+      await dock.getByRole('button', { name: tool === 'Bash' ? 'Allow always' : 'Allow once' }).click();
+    }
+    expect(answered).toContain('Bash');
+    expect(answered).toContain('job_kill');
+    await waitStatus(page, 'ready');
+    await expect.poll(() => page.locator('[data-row="footer"]').last().textContent()).toContain('completed');
+
+    // Streamed text, reasoning, every card and every artifact kind of the tour.
+    const transcript = page.getByTestId('transcript');
+    expect(await transcript.textContent()).toContain('Summary of the tour');
+    expect(await page.locator('[data-row="reasoning"]').count()).toBeGreaterThan(0);
+    const cards = await page
+      .locator('[data-row="tool"] [data-card]')
+      .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-card')))]);
+    expect(cards.sort()).toEqual(['diff', 'generic', 'terminal']);
+    const kinds = await page
+      .locator('.ca-result[data-kind]')
+      .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-kind')))]);
+    for (const kind of ['text', 'image', 'code', 'diff', 'table', 'error'])
+      expect(kinds, kind).toContain(kind);
+    expect(await page.locator('img.ca-image').count()).toBeGreaterThan(0);
+    const state = (tool: string) =>
+      page
+        .locator(`[data-row="tool"][data-tool="${tool}"]`)
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
+    expect(await state('Edit')).toEqual(['output-available']);
+    expect(await state('Write')).toEqual(['output-denied']);
+    expect(await readFile(join(cwd, 'src/greet.ts'), 'utf8')).toContain('`Hello, ');
+    await expect(stat(join(cwd, 'src/farewell.ts'))).rejects.toThrow();
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'session-light.png') });
+    await page.getByRole('button', { name: 'Switch light and dark theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'session-dark.png') });
+
+    // A reload re-renders the whole history from storage.
+    const before = await page.locator('[data-row]').count();
+    const firstUrl = page.url();
+    await page.reload();
+    await expect.poll(() => page.locator('[data-row]').count(), { timeout: 20_000 }).toBe(before);
+    expect(await state('Write')).toEqual(['output-denied']);
+    expect(await page.locator('.ca-result[data-kind="image"]').count()).toBeGreaterThan(0);
+
+    // A second session: it waits at the first approval; a reload still shows the waiting approval; Stop ends it.
+    await page.getByRole('button', { name: 'New session' }).click();
+    await expect.poll(() => page.url()).not.toBe(firstUrl);
+    await page.getByLabel('Message').fill('Another tour');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await waitStatus(page, 'awaiting-approval');
+    await page.reload();
+    await waitStatus(page, 'awaiting-approval');
+    await expect
+      .poll(() => page.getByTestId('approval').locator('.ca-approval-tool').textContent())
+      .toBe('Edit');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await waitStatus(page, 'ready');
+    await expect.poll(() => state('Edit')).toEqual(['output-denied']);
+    expect(await page.locator('[data-row="footer"]').last().textContent()).toContain('interrupted');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'aborted-dark.png') });
+
+    // Both sessions are listed; the first opens with its history.
+    expect(await page.locator('.session').count()).toBe(2);
+    await page.locator('.session-open', { hasText: 'Give me a tour' }).click();
+    await expect.poll(() => page.locator('[data-row]').count(), { timeout: 20_000 }).toBe(before);
+
+    // The permission mode switch applies to the session (and is stored).
+    await page.getByLabel('Permission mode').selectOption('accept_edits');
+    const firstId = new URL(page.url()).pathname.split('/').pop() as string;
+    await expect
+      .poll(
+        async () =>
+          (await (await fetch(`${host.origin}/api/sessions/${firstId}`, { headers: auth() })).json()).mode,
+      )
+      .toBe('accept_edits');
+
+    // Rename and delete from the list.
+    const second = page.locator('.session', { hasText: 'Another tour' });
+    await second.hover();
+    await second.getByRole('button', { name: /^Rename/ }).click();
+    await page.getByLabel('Session title').fill('Aborted tour');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('.session-open', { hasText: 'Aborted tour' }).count()).toBe(1);
+    const renamed = page.locator('.session', { hasText: 'Aborted tour' });
+    await renamed.hover();
+    await renamed.getByRole('button', { name: /^Delete/ }).click();
+    await expect.poll(() => page.locator('.session').count()).toBe(1);
+
+    expect(seen.dialogs).toEqual([]);
+    expect(seen.violations).toEqual([]);
+    expect(seen.errors).toEqual([]);
+    expect(seen.foreignRequests).toEqual([]);
+    await page.close();
+  }, 180_000);
+});

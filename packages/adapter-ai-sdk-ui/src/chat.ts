@@ -1,0 +1,679 @@
+import { randomUUID } from 'node:crypto';
+import { type AgentEvent, type CodeagentClient, type StreamInput, streamEvents } from '@codeagent/agent-core';
+import type { AskResult } from '@codeagent/permission-gate';
+import { type AgentUIMessage, applyChunk } from './accumulate.js';
+import { type AgentUIChunk, createEventMapper, type EventMapper } from './mapper.js';
+import { ALLOW_ALWAYS_REASON, type DenialSource } from './metadata.js';
+
+/** Default time an approval may stay unanswered before it denies: 15 minutes. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60 * 1000;
+
+/** Largest text a coalesced delta chunk carries. */
+const COALESCE_CHARS = 16 * 1024;
+
+/**
+ * The chunk at `log[from]` and the position after it; consecutive text (or reasoning) deltas of one part that are
+ * already logged go out as one chunk, so a client that reads slower than the model streams parses fewer chunks.
+ */
+function coalesce(log: readonly AgentUIChunk[], from: number): [AgentUIChunk, number] {
+  const first = log[from] as AgentUIChunk;
+  let next = from + 1;
+  if (first.type !== 'text-delta' && first.type !== 'reasoning-delta') return [first, next];
+  let delta = first.delta;
+  for (;;) {
+    const c = log[next];
+    if (c?.type !== first.type || c.id !== first.id || delta.length >= COALESCE_CHARS) break;
+    delta += c.delta;
+    next++;
+  }
+  return [delta === first.delta ? first : { ...first, delta }, next];
+}
+
+/** Default quiet time before a response ends at an approval: 30 ms. */
+export const DEFAULT_PARK_SETTLE_MS = 30;
+
+/** Options of {@link createAgentUIChat}. */
+export interface AgentUIChatOptions {
+  /** The session's agent-core client; install its permission gate with `ask: chat.ask`. */
+  readonly client: CodeagentClient;
+  /** The stored UI history to continue (untrusted: read defensively); default empty. */
+  readonly messages?: readonly AgentUIMessage[];
+  /** Milliseconds an approval may stay unanswered before it denies; default 15 minutes. */
+  readonly approvalTimeoutMs?: number;
+  /** Called with the whole UI history whenever it should be stored (approval request, tool output, turn end). */
+  readonly onChange?: (messages: readonly AgentUIMessage[]) => void;
+  /**
+   * Milliseconds nothing must move before a response ends at an approval (default 30), so that calls of one model
+   * step that reach the gate one after another are asked in the same response. Correct with any value: a call
+   * that arrives later is asked in the next response.
+   */
+  readonly parkSettleMs?: number;
+  /**
+   * Whether a response that closes while the turn streams (the request aborted, the client went away) interrupts
+   * the turn; default true, as Stop in a stock `useChat` only closes the request. A host with its own Stop (an
+   * abort endpoint) sets false, so a reload mid-stream leaves the turn running and `reconnect` picks it up.
+   */
+  readonly interruptOnDisconnect?: boolean;
+  /** Called when a turn ends, after its last chunk. */
+  readonly onTurnEnd?: () => void;
+  /** Message id generator; default `crypto.randomUUID`. */
+  readonly generateId?: () => string;
+  /** Runs one turn; default agent-core `streamEvents(client, input, {signal})` (tests may wrap it). */
+  readonly run?: (input: StreamInput, signal: AbortSignal) => AsyncIterable<AgentEvent>;
+}
+
+/** Options of one {@link AgentUIChat.respond} call. */
+export interface RespondOptions {
+  /** The request's signal: when it aborts while the turn streams to this response, the turn is interrupted. */
+  readonly signal?: AbortSignal;
+}
+
+/** An approval the running turn waits for. */
+export interface PendingApproval {
+  /** The approval id the UI answers (random; not the tool call id). */
+  readonly approvalId: string;
+  /** The tool call it is about. */
+  readonly toolCallId: string;
+  /** Tool name. */
+  readonly toolName: string;
+  /** The exact input that runs when it is approved. */
+  readonly input: unknown;
+}
+
+/** One chat session served to `useChat`: runs turns, ends a response at an approval request, resumes on the answer. */
+export interface AgentUIChat {
+  /** The permission gate's ask callback: give it to `installPermissionGate(client, {ask: chat.ask})`. */
+  readonly ask: (name: string, input: unknown, id: string | undefined) => Promise<AskResult>;
+  /**
+   * Answers one `useChat` request given its last message: a user message starts a turn; an assistant message
+   * carries approval responses, which resolve the waiting approvals before the turn's continuation streams.
+   */
+  respond(message: unknown, options?: RespondOptions): ReadableStream<AgentUIChunk>;
+  /** Interrupts the running turn; its waiting approvals deny. */
+  abort(): void;
+  /** The UI history (a copy). */
+  readonly messages: AgentUIMessage[];
+  /**
+   * Replays the running turn from its first chunk into a new response (a reloaded page): show the history
+   * without the turn's assistant message (the last message while {@link AgentUIChat.busy}), then read this. Queued
+   * deltas are coalesced, so the replay is quick. `null` when no turn runs.
+   */
+  reconnect(options?: RespondOptions): ReadableStream<AgentUIChunk> | null;
+  /** Approvals the running turn waits for. */
+  readonly pending: readonly PendingApproval[];
+  /** True while a turn runs (streaming or waiting for an approval). */
+  readonly busy: boolean;
+  /** Resolves when the running turn (if any) has ended. */
+  idle(): Promise<void>;
+}
+
+/** An approval the UI was asked for: created when the call arrives (the gate will ask) or when the gate asks. */
+interface Approval extends PendingApproval {
+  /** The user's answer, once it came (or a denial by timeout, abort, unknown id). */
+  answer: AskResult | undefined;
+  /** The gate's ask, when it is waiting for this approval. */
+  resolve: ((answer: AskResult) => void) | undefined;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+interface Turn {
+  readonly controller: AbortController;
+  readonly message: AgentUIMessage;
+  readonly mapper: EventMapper;
+  /** Every chunk of the turn, in order (a response reads from its own cursor). */
+  readonly log: AgentUIChunk[];
+  /** How far responses have delivered the log. */
+  delivered: number;
+  /** Calls requested and not yet resulted. */
+  readonly outstanding: Set<string>;
+  /** Calls requested (their part exists on the client). */
+  readonly requested: Set<string>;
+  /** Approvals by tool call id. */
+  readonly approvals: Map<string, Approval>;
+  readonly ended: Promise<void>;
+  done: boolean;
+}
+
+type Rec = Record<string, unknown>;
+const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+interface ApprovalAnswer {
+  readonly toolCallId: string;
+  readonly approvalId: string;
+  readonly approved: boolean;
+  readonly reason: unknown;
+}
+
+/** Reads the approval responses out of a client-sent message (untrusted). */
+function approvalResponses(message: Rec): ApprovalAnswer[] {
+  const out: ApprovalAnswer[] = [];
+  const parts = Array.isArray(message.parts) ? message.parts : [];
+  for (const part of parts.slice(0, 10_000)) {
+    if (!isRec(part) || typeof part.type !== 'string') continue;
+    if (part.type !== 'dynamic-tool' && !part.type.startsWith('tool-')) continue;
+    if (part.state !== 'approval-responded' || typeof part.toolCallId !== 'string') continue;
+    const approval = part.approval;
+    if (!isRec(approval) || typeof approval.id !== 'string') continue;
+    // Only a literal `true` approves; anything else is a denial (fail closed).
+    out.push({
+      toolCallId: part.toolCallId,
+      approvalId: approval.id,
+      approved: approval.approved === true,
+      reason: approval.reason,
+    });
+  }
+  return out;
+}
+
+/** The text a client-sent user message carries (untrusted; non-text parts are ignored). */
+function userText(message: Rec): string {
+  const parts = Array.isArray(message.parts) ? message.parts : [];
+  return parts
+    .filter((p): p is Rec => isRec(p) && p.type === 'text' && typeof p.text === 'string')
+    .map((p) => p.text as string)
+    .join('\n');
+}
+
+/** Turns tool parts left waiting for an approval (no turn is alive to resume) into denied ones. */
+function denyStale(messages: AgentUIMessage[]): boolean {
+  let changed = false;
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.parts) {
+      if (part.type === 'dynamic-tool' && part.state === 'approval-requested') {
+        (part as { state: string }).state = 'output-denied';
+        changed = true;
+      }
+    }
+    if (message.metadata?.awaitingApproval) {
+      message.metadata = { ...message.metadata, awaitingApproval: false, stopReason: 'interrupted' };
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** Sanitises stored messages into a fresh copy (drops entries that are not messages). */
+function copyMessages(messages: readonly unknown[]): AgentUIMessage[] {
+  const out: AgentUIMessage[] = [];
+  for (const m of messages) {
+    if (!isRec(m) || typeof m.id !== 'string' || !Array.isArray(m.parts)) continue;
+    if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') continue;
+    out.push(structuredClone(m) as unknown as AgentUIMessage);
+  }
+  return out;
+}
+
+/**
+ * Creates the server side of a `useChat` session for an agent-core client. A tool call the permission gate will
+ * ask about gets its `tool-approval-request` as soon as it arrives; a response streams the turn until it ends or
+ * until every running call waits for an answer, then finishes with those parts in `approval-requested` (metadata
+ * `awaitingApproval: true`) while the turn stays parked on the gate's `ask`. The next request
+ * (`addToolApprovalResponse` + `sendAutomaticallyWhen`) carries the answers, which resolve the asks, and its
+ * response streams the continuation into the same assistant message. An approval not answered in time, or an
+ * answer for an unknown approval id, denies; after a restart, stored waiting approvals are shown denied.
+ */
+export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
+  const timeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  const settleMs = options.parkSettleMs ?? DEFAULT_PARK_SETTLE_MS;
+  const interrupt = options.interruptOnDisconnect ?? true;
+  const newId = options.generateId ?? randomUUID;
+  const run =
+    options.run ??
+    ((input: StreamInput, signal: AbortSignal) => streamEvents(options.client, input, { signal }));
+  const messages = copyMessages(options.messages ?? []);
+  const denials = new Map<string, DenialSource>();
+  const waiters = new Set<() => void>();
+  let version = 0;
+  let drainGeneration = 0;
+  let turn: Turn | null = null;
+
+  const changed = () => options.onChange?.(messages.map((m) => structuredClone(m)));
+  const notify = () => {
+    version++;
+    const all = [...waiters];
+    waiters.clear();
+    for (const w of all) w();
+  };
+  if (denyStale(messages)) queueMicrotask(changed);
+
+  const push = (t: Turn, chunks: readonly AgentUIChunk[]) => {
+    // Ticks and usage give no chunks: they must not count as progress (or a turn would never park).
+    if (chunks.length === 0) return;
+    let store = false;
+    for (const chunk of chunks) {
+      applyChunk(t.message, chunk);
+      t.log.push(chunk);
+      if (
+        chunk.type === 'tool-approval-request' ||
+        chunk.type.startsWith('tool-output') ||
+        chunk.type === 'finish'
+      )
+        store = true;
+    }
+    if (store) changed();
+    notify();
+  };
+
+  /** Records the answer of an approval; resolves the gate's ask when it already waits. */
+  const settle = (a: Approval, answer: AskResult, denial?: DenialSource) => {
+    if (a.answer !== undefined) return;
+    a.answer = answer;
+    clearTimeout(a.timer);
+    if (denial) denials.set(a.toolCallId, denial);
+    a.resolve?.(answer);
+    a.resolve = undefined;
+    notify();
+  };
+
+  const requestApproval = (t: Turn, toolCallId: string, toolName: string, input: unknown): Approval => {
+    const approvalId = `approval-${newId()}`;
+    const timer = setTimeout(() => settle(a, false, 'timeout'), timeoutMs);
+    timer.unref?.();
+    const a: Approval = {
+      approvalId,
+      toolCallId,
+      toolName,
+      input,
+      answer: undefined,
+      resolve: undefined,
+      timer,
+    };
+    t.approvals.set(toolCallId, a);
+    push(t, [{ type: 'tool-approval-request', approvalId, toolCallId }]);
+    return a;
+  };
+
+  /** Whether the gate will ask about this call (so its approval can be requested with the call). */
+  const willAsk = (name: string, input: unknown): boolean => {
+    const gate = options.client.getPermissionGate();
+    if (!gate || gate.evaluate(name, input).decision !== 'ask') return false;
+    // A session grant that plainly covers the call means the gate will not ask. Grants are scoped (a tool, a
+    // command, a prefix, a path); anything less plain is asked for, and settled as moot if the gate runs it anyway.
+    const command =
+      typeof input === 'object' &&
+      input !== null &&
+      typeof (input as { command?: unknown }).command === 'string'
+        ? (input as { command: string }).command.trim().replace(/\s+/g, ' ')
+        : null;
+    return !gate.grants().some((g) => {
+      if (g.tool !== name) return false;
+      if (g.kind === 'tool') return true;
+      if (command === null || /[;&|<>`$()\n]/.test(command)) return false;
+      if (g.kind === 'command') return command === g.command;
+      if (g.kind === 'command-prefix') return command === g.prefix || command.startsWith(`${g.prefix} `);
+      return false;
+    });
+  };
+
+  const unanswered = (t: Turn) => [...t.approvals.values()].filter((a) => a.answer === undefined);
+
+  const parked = (t: Turn): boolean => {
+    if (t.done) return false;
+    const open = new Set(unanswered(t).map((a) => a.toolCallId));
+    return open.size > 0 && [...t.outstanding].every((id) => open.has(id));
+  };
+
+  /** Calls reach the gate one after another: park only when nothing moved for a short while. */
+  const stillParked = async (t: Turn): Promise<boolean> => {
+    const before = version;
+    await new Promise((r) => setTimeout(r, settleMs));
+    return version === before && parked(t);
+  };
+
+  const ask = (name: string, input: unknown, id: string | undefined): Promise<AskResult> => {
+    const t = turn;
+    if (id === undefined || t === null || t.done || t.controller.signal.aborted)
+      return Promise.resolve(false);
+    let a = t.approvals.get(id);
+    if (a?.answer !== undefined) return Promise.resolve(a.answer);
+    if (!a) {
+      if (!t.requested.has(id)) {
+        // The gate asks about a call whose event is still on its way: request it right after the call.
+        return new Promise<AskResult>((resolve) => {
+          const early = { toolName: name, input, resolve };
+          earlyAsks.set(id, early);
+        });
+      }
+      a = requestApproval(t, id, name, input);
+    }
+    const target = a;
+    return new Promise<AskResult>((resolve) => {
+      target.resolve = resolve;
+      notify();
+    });
+  };
+  const earlyAsks = new Map<string, { toolName: string; input: unknown; resolve: (a: AskResult) => void }>();
+
+  /** Settles the parts of calls that got no result (an interrupted turn): asked ones denied, others failed. */
+  const unfinished = (t: Turn): AgentUIChunk[] => {
+    const out: AgentUIChunk[] = [];
+    for (const id of t.outstanding) {
+      out.push(
+        t.approvals.has(id)
+          ? { type: 'tool-output-denied', toolCallId: id }
+          : {
+              type: 'tool-output-error',
+              toolCallId: id,
+              errorText: 'the turn ended before this tool ran',
+              dynamic: true,
+            },
+      );
+    }
+    t.outstanding.clear();
+    return out;
+  };
+
+  const startTurn = (input: string, assistant: AgentUIMessage): Turn => {
+    const controller = new AbortController();
+    denials.clear();
+    earlyAsks.clear();
+    const mapper = createEventMapper({ idPrefix: assistant.id, denialOf: (id) => denials.get(id) });
+    let resolveEnded: () => void = () => {};
+    const ended = new Promise<void>((r) => {
+      resolveEnded = r;
+    });
+    const t: Turn = {
+      controller,
+      message: assistant,
+      mapper,
+      log: [],
+      delivered: 0,
+      outstanding: new Set(),
+      requested: new Set(),
+      approvals: new Map(),
+      ended,
+      done: false,
+    };
+    turn = t;
+    void (async () => {
+      try {
+        for await (const event of run(input, controller.signal)) {
+          const chunks = mapper.map(event);
+          if (event.type === 'tool-request') {
+            t.outstanding.add(event.id);
+            t.requested.add(event.id);
+          } else if (event.type === 'tool-result') {
+            t.outstanding.delete(event.id);
+            // An approval requested with the call that the gate never needed (a grant covered it) is moot now.
+            const moot = t.approvals.get(event.id);
+            if (moot && moot.answer === undefined) {
+              moot.answer = false;
+              clearTimeout(moot.timer);
+            }
+          } else if (event.type === 'end') {
+            t.done = true;
+            push(t, [...mapper.closeParts(), ...unfinished(t)]);
+          }
+          push(t, chunks);
+          if (event.type === 'tool-request') {
+            const early = earlyAsks.get(event.id);
+            earlyAsks.delete(event.id);
+            if (early) {
+              const a = requestApproval(t, event.id, early.toolName, early.input);
+              a.resolve = early.resolve;
+            } else if (willAsk(event.name, event.arguments)) {
+              requestApproval(t, event.id, event.name, event.arguments);
+            }
+          }
+        }
+      } catch (error) {
+        // agent-core resolves on errors; this is a defect in a wrapped `run`, reported on the stream.
+        push(t, [
+          ...mapper.closeParts(),
+          { type: 'error', errorText: error instanceof Error ? error.message : String(error) },
+        ]);
+      } finally {
+        if (!t.done) {
+          t.done = true;
+          push(t, [
+            ...unfinished(t),
+            { type: 'finish', messageMetadata: { stopReason: 'error', awaitingApproval: false } },
+          ]);
+        }
+        for (const a of unanswered(t)) settle(a, false, 'aborted');
+        for (const early of earlyAsks.values()) early.resolve(false);
+        earlyAsks.clear();
+        resolveEnded();
+        options.onTurnEnd?.();
+        notify();
+      }
+    })();
+    return t;
+  };
+
+  const abort = () => {
+    const t = turn;
+    if (!t || t.done) return;
+    for (const a of unanswered(t)) settle(a, false, 'aborted');
+    t.controller.abort();
+  };
+
+  /** Streams the turn's chunks from `from` (default: what no response delivered yet) until it ends or parks. */
+  const drain = async (
+    t: Turn,
+    write: (chunk: AgentUIChunk) => Promise<void>,
+    signal: AbortSignal | undefined,
+    from: number = t.delivered,
+  ): Promise<void> => {
+    let cursor = from;
+    const generation = ++drainGeneration;
+    const onAbort = () => {
+      if (interrupt) abort();
+      notify();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await write({ type: 'start', messageId: t.message.id });
+      for (;;) {
+        if (signal?.aborted) {
+          if (interrupt) abort();
+          else return; // the reader is gone; the turn goes on and a reconnect streams the rest
+        }
+        // A newer response took over this turn (a retried request): this one ends.
+        if (generation !== drainGeneration) return;
+        const seen = version;
+        while (cursor < t.log.length) {
+          const [chunk, next] = coalesce(t.log, cursor);
+          cursor = next;
+          t.delivered = Math.max(t.delivered, cursor);
+          await write(chunk);
+          if (chunk.type === 'finish') return;
+        }
+        if (t.done) return;
+        if (parked(t) && (await stillParked(t))) {
+          const metadata = { awaitingApproval: true };
+          t.message.metadata = { ...t.message.metadata, ...metadata };
+          changed();
+          await write({ type: 'finish', messageMetadata: metadata });
+          return;
+        }
+        if (version !== seen) continue;
+        await new Promise<void>((resolve) => {
+          waiters.add(resolve);
+        });
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  };
+
+  /** Applies the answers a client message carries; returns the tool call ids answered with no live approval. */
+  const applyAnswers = (t: Turn | null, message: Rec): string[] => {
+    const answers = approvalResponses(message);
+    const stale: string[] = [];
+    // "Allow always" would let a call of the same tool that this same answer set denies run unasked: once only.
+    const deniedTools = new Set<string>();
+    for (const answer of answers) {
+      const a = t?.approvals.get(answer.toolCallId);
+      if (a && !answer.approved) deniedTools.add(a.toolName);
+    }
+    for (const answer of answers) {
+      const a = t?.approvals.get(answer.toolCallId);
+      if (a && a.approvalId === answer.approvalId) {
+        if (a.answer !== undefined) continue;
+        markResponded(t, answer);
+        const always = answer.reason === ALLOW_ALWAYS_REASON && !deniedTools.has(a.toolName);
+        settle(
+          a,
+          answer.approved ? (always ? { allow: true, scope: 'session' } : true) : false,
+          answer.approved ? undefined : 'user',
+        );
+        continue;
+      }
+      // Unknown id: deny whatever waits on that tool call; a stored request no turn waits for is denied.
+      if (a) settle(a, false, 'unknown-approval');
+      else stale.push(answer.toolCallId);
+    }
+    return stale;
+  };
+
+  /** Answers one request: `body` writes chunks, each write waiting until the reader wants more (backpressure). */
+  const answer = (
+    respondOptions: RespondOptions,
+    body: (write: (chunk: AgentUIChunk) => Promise<void>, signal: AbortSignal) => Promise<void>,
+  ): ReadableStream<AgentUIChunk> => {
+    let controller: ReadableStreamDefaultController<AgentUIChunk> | undefined;
+    let wantMore: (() => void) | null = null;
+    let closed = false;
+    // Aborted by the request's signal or when the reader cancels (the client went away).
+    const gone = new AbortController();
+    respondOptions.signal?.addEventListener('abort', () => gone.abort(), { once: true });
+    if (respondOptions.signal?.aborted) gone.abort();
+    const release = () => {
+      const w = wantMore;
+      wantMore = null;
+      w?.();
+    };
+    const stream = new ReadableStream<AgentUIChunk>(
+      {
+        start: (c) => {
+          controller = c;
+        },
+        pull: release,
+        cancel: () => {
+          closed = true;
+          gone.abort();
+          release();
+        },
+      },
+      { highWaterMark: 1 },
+    );
+    const write = async (chunk: AgentUIChunk) => {
+      if (closed || !controller) return;
+      controller.enqueue(chunk);
+      while (!closed && (controller.desiredSize ?? 1) <= 0) {
+        await new Promise<void>((resolve) => {
+          wantMore = resolve;
+        });
+      }
+    };
+    void (async () => {
+      try {
+        await body(write, gone.signal);
+      } catch (error) {
+        if (!closed)
+          controller?.enqueue({
+            type: 'error',
+            errorText: error instanceof Error ? error.message : String(error),
+          });
+      } finally {
+        if (!closed) {
+          closed = true;
+          controller?.close();
+        }
+      }
+    })();
+    return stream;
+  };
+
+  const respond = (message: unknown, respondOptions: RespondOptions = {}): ReadableStream<AgentUIChunk> =>
+    answer(respondOptions, async (write, signal) => {
+      {
+        if (!isRec(message)) throw new Error('the request carries no message');
+        if (message.role === 'user') {
+          const text = userText(message);
+          if (text.trim() === '') throw new Error('the message has no text');
+          if (turn && !turn.done) {
+            abort();
+            await turn.ended;
+          }
+          messages.push({
+            id: typeof message.id === 'string' && message.id !== '' ? message.id : newId(),
+            role: 'user',
+            parts: [{ type: 'text', text }],
+          });
+          const assistant: AgentUIMessage = { id: newId(), role: 'assistant', parts: [], metadata: {} };
+          messages.push(assistant);
+          changed();
+          await drain(startTurn(text, assistant), write, signal);
+          return;
+        }
+        if (message.role !== 'assistant') throw new Error('expected a user or an assistant message');
+        const t = turn && turn.message.id === message.id ? turn : null;
+        const stale = applyAnswers(t, message);
+        if (t && (!t.done || t.delivered < t.log.length)) {
+          await drain(t, write, signal);
+          return;
+        }
+        const target = messages.findLast((m) => m.id === message.id && m.role === 'assistant');
+        await write({ type: 'start', ...(target ? { messageId: target.id } : {}) });
+        for (const toolCallId of stale) {
+          const part = target?.parts.find((p) => p.type === 'dynamic-tool' && p.toolCallId === toolCallId);
+          if (
+            part?.type === 'dynamic-tool' &&
+            (part.state.startsWith('approval-') || part.state === 'output-denied')
+          ) {
+            (part as { state: string }).state = 'output-denied';
+            await write({ type: 'tool-output-denied', toolCallId });
+          }
+        }
+        if (target?.metadata?.awaitingApproval)
+          target.metadata = { ...target.metadata, awaitingApproval: false };
+        changed();
+        await write({ type: 'finish', messageMetadata: { awaitingApproval: false } });
+      }
+    });
+
+  const markResponded = (t: Turn | null, answer: ApprovalAnswer) => {
+    const part = t?.message.parts.find(
+      (p) => p.type === 'dynamic-tool' && p.toolCallId === answer.toolCallId,
+    );
+    if (part?.type !== 'dynamic-tool') return;
+    const reason = typeof answer.reason === 'string' ? { reason: answer.reason.slice(0, 1000) } : {};
+    Object.assign(part, {
+      state: 'approval-responded',
+      approval: { id: answer.approvalId, approved: answer.approved, ...reason },
+    });
+  };
+
+  const reconnect = (respondOptions: RespondOptions = {}): ReadableStream<AgentUIChunk> | null => {
+    const t = turn;
+    if (!t || t.done) return null;
+    return answer(respondOptions, (write, signal) => drain(t, write, signal, 0));
+  };
+
+  return {
+    ask,
+    respond,
+    abort,
+    reconnect,
+    get messages() {
+      return messages.map((m) => structuredClone(m));
+    },
+    get pending() {
+      const t = turn;
+      if (!t || t.done) return [];
+      return unanswered(t).map(({ approvalId, toolCallId, toolName, input }) => ({
+        approvalId,
+        toolCallId,
+        toolName,
+        input,
+      }));
+    },
+    get busy() {
+      return turn !== null && !turn.done;
+    },
+    idle: () => turn?.ended ?? Promise.resolve(),
+  };
+}
