@@ -71,7 +71,7 @@ const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 const digestOf = (before: string | null): string =>
   before === null ? 'absent' : createHash('sha256').update(before, 'utf8').digest('hex');
 
-/** What the user approved, for {@link editTextFile} and {@link writeTextFile} to hold the change to. */
+/** What the user approved, for the Write and Edit tools to hold the change to (the file must still be what was shown). */
 export interface ApprovedChange {
   /** {@link FileChangePreview.beforeDigest} of the preview the user saw. */
   readonly beforeDigest: string;

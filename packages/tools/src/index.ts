@@ -11,6 +11,7 @@ export { type ToolErrorCode, ToolError } from './errors.js';
 export {
   type ApprovedChange,
   type EditArgs,
+  type FileChangeKind,
   type FileChangeLimits,
   type FileChangePreview,
   previewEdit,
