@@ -355,11 +355,14 @@ export class ToolRunner {
     await turn.requestDelivered(callId, signal);
     const { intent, args } = splitIntent(input);
     const gate = this.#gate;
-    if (tool.precheck && this.#wouldAsk(tool, args)) {
-      // A call known to fail ends here, before anyone is asked to approve it.
-      let refused: unknown;
+    // A call known to fail ends before anyone is asked to approve it. The precheck runs in the approval queue, so
+    // asks keep the order of the calls whatever each precheck costs.
+    let refused: ToolOutcome | undefined;
+    const precheck = async (): Promise<void> => {
+      if (!tool.precheck || !this.#wouldAsk(tool, args)) return;
+      let answer: unknown;
       try {
-        refused = await turn.race(
+        answer = await turn.race(
           Promise.resolve().then(() =>
             tool.precheck?.(args, { callId, name: tool.name, signal, cwd: this.#cwd, intent }),
           ),
@@ -367,10 +370,10 @@ export class ToolRunner {
         );
       } catch (e) {
         if (signal.aborted || isAbortError(e)) throw e;
-        refused = `Error: ${errorMessage(e)}`;
+        answer = `Error: ${errorMessage(e)}`;
       }
-      if (refused !== undefined) return new ToolOutcome(normalizeToolOutput(refused), true);
-    }
+      if (answer !== undefined) refused = new ToolOutcome(normalizeToolOutput(answer), true);
+    };
     if (gate) {
       // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
       if (!isShellGrammarLoaded()) {
@@ -380,14 +383,24 @@ export class ToolRunner {
         );
       }
       syncMeta(gate, tool);
-      const check = () => gate.check({ id: callId, name: tool.name, input: args, signal });
+      const check = async () => {
+        await precheck();
+        return refused ? null : gate.check({ id: callId, name: tool.name, input: args, signal });
+      };
       const run = this.#approvals.then(check, check);
       this.#approvals = run.catch(() => undefined);
       const decision = await turn.race(run, signal);
       if (signal.aborted) throw abortError();
-      if (!decision.allowed) {
-        return ToolOutcome.failure(permissionDeniedMessage(tool.name, decision.reason), 'permission_denied');
+      if (refused) return refused;
+      if (!decision?.allowed) {
+        return ToolOutcome.failure(
+          permissionDeniedMessage(tool.name, decision?.reason ?? 'denied'),
+          'permission_denied',
+        );
       }
+    } else {
+      await precheck();
+      if (refused) return refused;
     }
     let output: unknown;
     try {
