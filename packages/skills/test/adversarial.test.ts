@@ -191,7 +191,7 @@ describe('lenient reading of free-text fields (YAML recovery)', () => {
         expect(data.name).toBe('stable');
         if (r.recovered.includes(field)) {
           expect(typeof data[field]).toBe('string');
-          if (field === 'description' || !value.trim().startsWith('[')) {
+          if (field === 'description' || !/^[[{]/.test(value.trim())) {
             expect(data[field]).toBe(value.trim());
           }
         }
