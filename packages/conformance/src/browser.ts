@@ -1,3 +1,4 @@
+import { artifact, FALLBACK_RULE, result } from './inputs.js';
 import type { Page } from 'playwright-core';
 import { buildReport, type ConformanceReport, caseResult, type VectorResult } from './run.js';
 import corpus from './xss-corpus.json' with { type: 'json' };
@@ -16,20 +17,6 @@ export interface BrowserCase {
 
 const TRUST =
   'CONTRACTS §1 Trust boundary (HTML): every untrusted string escaped once, only trustedHtml inserted';
-const FALLBACK = 'CONTRACTS §1 toolResultArtifact + toolResultValue fallback / seed 000 安全消费结果';
-
-const artifact = (kind: string, payload: unknown, extra: Record<string, unknown> = {}) => ({
-  schema: 'codeagent.tool-artifact',
-  version: 1,
-  kind,
-  status: 'success',
-  icon: null,
-  title: null,
-  payload,
-  ...extra,
-});
-const result = (value: string, art?: unknown) =>
-  art === undefined ? { value } : { value, extra: { codeagent: { artifact: art } } };
 
 const PLACEMENTS: readonly { name: string; make: (s: string) => unknown }[] = [
   { name: 'value', make: (s) => result(s) },
@@ -77,7 +64,7 @@ export function browserRendererCases(): BrowserCase[] {
     ['malformed-artifact-string', result('the portable value', '<b>not an artifact</b>')],
   ];
   for (const [name, input] of fallbacks)
-    cases.push({ id: `web/fallback/${name}`, rule: FALLBACK, input, visible: 'the portable value' });
+    cases.push({ id: `web/fallback/${name}`, rule: FALLBACK_RULE, input, visible: 'the portable value' });
   return cases;
 }
 

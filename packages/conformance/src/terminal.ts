@@ -1,3 +1,4 @@
+import { artifact, FALLBACK_RULE, result } from './inputs.js';
 import {
   findUnsafeTerminalBytes,
   type InjectionPayload,
@@ -27,21 +28,7 @@ export interface RendererCase {
 }
 
 const TRUST = 'CONTRACTS §1 Trust boundary (terminal text) / seed 000 信任边界';
-const FALLBACK = 'CONTRACTS §1 toolResultArtifact + toolResultValue fallback / seed 000 安全消费结果';
 const ROBUST = 'CONTRACTS §1 Trust boundary: untrusted artifact data never crashes a renderer';
-
-const artifact = (kind: string, payload: unknown, extra: Record<string, unknown> = {}) => ({
-  schema: 'codeagent.tool-artifact',
-  version: 1,
-  kind,
-  status: 'success',
-  icon: null,
-  title: null,
-  payload,
-  ...extra,
-});
-const result = (value: string, art?: unknown) =>
-  art === undefined ? { value } : { value, extra: { codeagent: { artifact: art } } };
 
 /** Where an untrusted string can sit in a result, and whether its text must stay visible there. */
 const PLACEMENTS: readonly { name: string; visible: boolean; make: (s: string) => unknown }[] = [
@@ -119,7 +106,7 @@ export function terminalRendererCases(): RendererCase[] {
     ['malformed-extra', () => ({ value: 'the portable value', extra: 'oops' })],
   ];
   for (const [name, input] of fallbacks) {
-    cases.push({ id: `terminal/fallback/${name}`, rule: FALLBACK, input, keep: ['the portable value'] });
+    cases.push({ id: `terminal/fallback/${name}`, rule: FALLBACK_RULE, input, keep: ['the portable value'] });
   }
   const robust: [string, () => unknown, string[]][] = [
     [
