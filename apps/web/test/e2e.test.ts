@@ -42,6 +42,18 @@ describe('the web host in Chromium on the demo model', () => {
   it('runs the demo session end to end, survives a reload, aborts, and keeps a second session', async () => {
     const page = await context.newPage();
     const seen = await watch(page, host.origin);
+    // Every tool the approval dock ever shows, however briefly (a mutation observer in the page).
+    await page.addInitScript(() => {
+      const docked: string[] = [];
+      (window as unknown as { __docked: string[] }).__docked = docked;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[data-testid="approval"] .ca-approval-tool')) {
+          const name = el.textContent ?? '';
+          if (docked.at(-1) !== name) docked.push(name);
+        }
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    const docked = () => page.evaluate(() => (window as unknown as { __docked: string[] }).__docked);
     await page.goto(host.url);
     // The token moved into the cookie: the address bar no longer shows it.
     expect(page.url()).toBe(`${host.origin}/`);
@@ -121,17 +133,22 @@ describe('the web host in Chromium on the demo model', () => {
     await page.getByRole('button', { name: 'New session' }).click();
     await expect.poll(() => page.url()).not.toBe(firstUrl);
     await page.getByLabel('Message').fill('Another tour');
+    const dockedBefore = (await docked()).length;
     await page.getByRole('button', { name: 'Send' }).click();
     await waitStatus(page, 'awaiting-approval');
+    // The first session already replaced greet()'s body, so this Edit cannot apply: its precheck fails it before
+    // anyone is asked (an error, not a denial), and it never shows in the dock, not even for a moment.
+    await expect.poll(() => state('Edit')).toEqual(['output-error']);
+    expect((await docked()).slice(dockedBefore)).toEqual(['Write']);
     await page.reload();
     await waitStatus(page, 'awaiting-approval');
     await expect
       .poll(() => page.getByTestId('approval').locator('.ca-approval-tool').textContent())
-      .toMatch(/^(Edit|Write)$/);
+      .toBe('Write');
+    expect(await docked()).toEqual(['Write']);
     await page.getByRole('button', { name: 'Stop' }).click();
     await waitStatus(page, 'ready');
-    // The first session already replaced greet()'s body, so this Edit cannot apply: its precheck fails it without
-    // asking (an error, not a denial); the Write still waiting is denied by the Stop.
+    // The Write still waiting is denied by the Stop.
     await expect.poll(() => state('Edit')).toEqual(['output-error']);
     await expect.poll(() => state('Write')).toEqual(['output-denied']);
     expect(await page.locator('[data-row="footer"]').last().textContent()).toContain('interrupted');
