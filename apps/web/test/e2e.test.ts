@@ -128,6 +128,10 @@ describe('the web host in Chromium on the demo model', () => {
     await expect.poll(() => page.locator('[data-row]').count(), { timeout: 20_000 }).toBe(before);
     expect(await state('Write')).toEqual(['output-denied']);
     expect(await page.locator('.ca-result[data-kind="image"]').count()).toBeGreaterThan(0);
+    // Code is highlighted by the worker (the page itself never runs shiki).
+    await expect
+      .poll(() => page.locator('.ca-code[data-highlighted="true"]').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
 
     // A second session: it waits at the first approval; a reload still shows the waiting approval; Stop ends it.
     await page.getByRole('button', { name: 'New session' }).click();
