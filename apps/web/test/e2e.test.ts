@@ -105,8 +105,17 @@ describe('the web host in Chromium on the demo model', () => {
     const kinds = await page
       .locator('.ca-result[data-kind]')
       .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-kind')))]);
-    for (const kind of ['text', 'image', 'code', 'diff', 'table', 'error'])
-      expect(kinds, kind).toContain(kind);
+    for (const kind of ['text', 'image', 'code', 'table', 'error']) expect(kinds, kind).toContain(kind);
+    // The Edit's diff artifact is drawn once, by its diff card (applied hunks with the file's real line numbers);
+    // a terminal card's code artifact would repeat its command and output, so it is not drawn again either.
+    const edit = page.locator('[data-row="tool"][data-tool="Edit"]');
+    expect(await edit.locator('.ca-diff').count()).toBe(1);
+    expect(await edit.locator('.ca-result[data-kind="diff"]').count()).toBe(0);
+    expect(await edit.locator('.ca-diff-hunk').first().textContent()).toMatch(/^@@ -1,4 \+1,4 @@$/);
+    expect(await page.locator('[data-row="tool"]:has(.ca-exit)').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-row="tool"]:has(.ca-exit) .ca-result[data-kind="code"]').count()).toBe(
+      0,
+    );
     expect(await page.locator('img.ca-image').count()).toBeGreaterThan(0);
     const state = (tool: string) =>
       page

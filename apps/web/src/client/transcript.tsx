@@ -132,6 +132,19 @@ function sameRow(a: Row, b: Row): boolean {
   return (a as { text: string }).text === (b as { text: string }).text;
 }
 
+/**
+ * Whether the card already draws everything the artifact would: a terminal card shows the command and its output
+ * (a `code` or `text` artifact of the same run would repeat both), and a diff card with applied hunks shows the
+ * change (a `diff` artifact would draw it a second time).
+ */
+function drawnByCard(info: ToolPartInfo): boolean {
+  const kind = info.artifact?.kind;
+  if (info.result?.card === 'terminal') return kind === 'code' || kind === 'text';
+  if (info.result?.card === 'diff')
+    return kind === 'diff' && Array.isArray(info.result.diffs) && info.result.diffs.length > 0;
+  return false;
+}
+
 const RowView = memo(
   function RowView({ row }: { row: Row }): ReactNode {
     switch (row.type) {
@@ -159,7 +172,8 @@ const RowView = memo(
       case 'tool': {
         const info = toolInfo(row.part);
         if (!info) return null;
-        const hasResult = info.state === 'output-available' || info.state === 'output-error';
+        const hasResult =
+          (info.state === 'output-available' || info.state === 'output-error') && !drawnByCard(info);
         return (
           <div
             className="row tool"
