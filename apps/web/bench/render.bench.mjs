@@ -220,7 +220,8 @@ async function tracer(browser) {
           .map(([n, d]) => `${n} ${(d / 1000).toFixed(0)}`)
           .join(', ');
         const src = t.args?.src_func ? ` ${t.args.src_file?.split('/').pop()}:${t.args.src_func}` : '';
-        return `${(t.dur / 1000).toFixed(0)} ms${PROFILE ? src : ''} (${what})`;
+        const cpu = t.tdur === undefined ? 'no CPU time' : `CPU ${(t.tdur / 1000).toFixed(0)} ms`;
+        return `${(t.dur / 1000).toFixed(0)} ms, ${cpu}${PROFILE ? src : ''} (${what})`;
       });
       // The CPU time the main thread spent in its longest task (`tdur`): on a machine shared with other work the
       // wall time also counts the time the thread waited for a core.
@@ -370,8 +371,18 @@ async function measure(id, query, trace) {
   console.error(`  ${id}: streamed in ${streamMs.toFixed(0)} ms`);
   console.error(`    longest tasks: ${streamTask.top.join('; ')}`);
   explain(streamTask);
-  const shown = await page.evaluate(() => document.querySelector('[data-testid="transcript"]').textContent);
-  if (!shown.includes('stream-finished')) console.error(`  ${id}: the streamed text did not arrive whole`);
+  // The end of the answer is on screen (a virtualised row renders its content right after it mounts).
+  const whole = await page
+    .waitForFunction(
+      () => document.querySelector('[data-testid="transcript"]')?.textContent?.includes('stream-finished'),
+      undefined,
+      { timeout: 5000, polling: 100 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+  if (!whole) console.error(`  ${id}: the end of the streamed text is not on screen`);
   await page.close();
   return {
     render,
