@@ -202,14 +202,17 @@ export async function runCli(proc: CliProcess): Promise<number> {
     const info = (line: string) => {
       if (showProgress) progress.write(`${line}\n`);
     };
-    const banner = [
-      `codeagent ${VERSION}`,
-      `model ${clean(chosen.resolved.modelId)} (${chosen.resolved.provider})`,
-      `window ${formatTokens(chosen.contextWindow)}${windowNote(chosen.windowSource)}`,
-      `mode ${mode}`,
-      `cwd ${clean(cwd)}`,
-    ].join(' · ');
-    info(color ? `\u001b[1m${banner}\u001b[0m` : banner);
+    const banner = wrapParts(
+      [
+        `codeagent ${VERSION}`,
+        `model ${clean(chosen.resolved.modelId)} (${chosen.resolved.provider})`,
+        `window ${formatTokens(chosen.contextWindow)}${windowNote(chosen.windowSource)}`,
+        `mode ${mode}`,
+        `cwd ${clean(cwd)}`,
+      ],
+      progress.columns ?? 100,
+    );
+    for (const line of banner) info(color ? `\u001b[1m${line}\u001b[0m` : line);
     if (chosen.note) info(chosen.note);
     // The gate parses Bash commands with the bash grammar; until it loads, compound commands are asked for.
     try {
@@ -316,6 +319,20 @@ export async function runCli(proc: CliProcess): Promise<number> {
 }
 
 /** How the banner qualifies the window figure. */
+/** Joins `parts` with ` · `, starting a new line before a part that would not fit the width (no word is split). */
+function wrapParts(parts: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const part of parts) {
+    if (line !== '' && line.length + 3 + part.length > width) {
+      lines.push(line);
+      line = part;
+    } else line = line === '' ? part : `${line} · ${part}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
 function windowNote(source: WindowSource): string {
   switch (source) {
     case 'server':

@@ -66,7 +66,7 @@ describe('input in a pseudo-terminal', () => {
     expect(lastUser(server)).toBe('one \ntwo');
     await cli.type('summarise @notes.md please');
     await cli.keys('Enter');
-    await cli.waitFor('attached notes.md (0.0 kB)');
+    await cli.waitFor('attached notes.md (11 B)');
     await cli.waitFor('reply 2');
     expect(lastUser(server)).toContain('<attached_file path="notes.md">\nalpha note\n\n</attached_file>');
     await cli.type('/exit');

@@ -128,7 +128,9 @@ describe('parallel tool calls in a pseudo-terminal', () => {
     // The answers applied to their own calls.
     expect(existsSync(join(work, 'two.txt'))).toBe(false);
     expect(await readFile(join(work, 'three.txt'), 'utf8')).toBe('three\n');
-    const tools = (server.requests[2]?.body.messages ?? []).filter((m) => m.role === 'tool') as Array<{
+    const tools = (server.requests[2]?.body.messages ?? []).filter(
+      (m) => m.role === 'tool',
+    ) as unknown as Array<{
       tool_call_id: string;
       content: unknown;
     }>;
