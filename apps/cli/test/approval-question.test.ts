@@ -33,9 +33,7 @@ describe('approvalQuestion', () => {
     expect(approvalQuestion({ card: 'terminal', title: `git status${' '.repeat(300)}; x` }, 'Bash')).toBe(
       'Run git status␠×300; x?',
     );
-    expect(approvalQuestion({ card: 'terminal', title: 'echo a\nrm -rf b' }, 'Bash')).toBe(
-      'Run echo a↵ …?',
-    );
+    expect(approvalQuestion({ card: 'terminal', title: 'echo a\nrm -rf b' }, 'Bash')).toBe('Run echo a↵ …?');
     const long = approvalQuestion({ card: 'generic', title: 'x'.repeat(500) }, 'T');
     expect(long).toBe(`Allow ${'x'.repeat(59)}…?`);
   });
