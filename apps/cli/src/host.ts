@@ -38,6 +38,7 @@ import { MarkdownStream } from './markdown.js';
 import { TurnJournal } from './journal.js';
 import { Checkpoints } from './undo.js';
 import { StreamSanitizer } from './text-stream.js';
+import { wrapParts } from './wrap.js';
 
 /** Where the host writes. */
 export interface HostIO {
@@ -126,6 +127,10 @@ export class CliHost {
   /** Id of the tool call whose card was printed last, so a result printed elsewhere gets a label. */
   private lastCallShown: string | null = null;
   private approvalActive = false;
+  /** Whether the last text written left its line open (the model's text goes on). */
+  private lineOpen = false;
+  /** The CLI's own lines waiting for a line start. */
+  private readonly notes: string[] = [];
   /** Output held while an approval prompt is pending (`null`: none pending). */
   private held: string[] | null = null;
   /** {@link lastCallShown} when the pending prompt began (is the request card right above it?). */
@@ -276,6 +281,17 @@ export class CliHost {
   private printNow(text: string): void {
     this.spinner.clear();
     this.io.stdout.write(text);
+    if (text !== '') this.lineOpen = !text.endsWith('\n');
+    if (!this.lineOpen && this.notes.length > 0) {
+      const notes = this.notes.splice(0);
+      this.io.stdout.write(notes.join(''));
+    }
+  }
+
+  /** Prints a line of the CLI's own (`queued: ...`) at the next line start, never inside the model's text. */
+  private note(line: string): void {
+    if (this.lineOpen || this.held !== null) this.notes.push(line);
+    else this.printNow(line);
   }
 
   /**
@@ -488,6 +504,7 @@ export class CliHost {
       }
     } finally {
       this.checkpoints.end();
+      if (this.notes.length > 0) this.printNow(this.lineOpen ? '\n' : '');
       this.spinner.clear();
       release();
       this.abortController = null;
@@ -508,7 +525,7 @@ export class CliHost {
       // Typing ahead: printable text and Enter are kept for the next prompt; Backspace edits it.
       if (key.name === 'return' || key.name === 'enter') {
         const line = this.typed.split('\r').at(-1) ?? '';
-        if (line.trim() !== '') this.print(`${dim(this.color, `queued: ${clean(line).slice(0, 80)}`)}\n`);
+        if (line.trim() !== '') this.note(`${dim(this.color, `queued: ${clean(line).slice(0, 80)}`)}\n`);
         this.typed += '\r';
       } else if (key.name === 'backspace') this.typed = this.typed.slice(0, -1);
       else if (/^[^\u0000-\u001f\u007f]+$/u.test(key.sequence) && key.sequence.length <= 4096)
@@ -689,8 +706,11 @@ export class CliHost {
       else if (usage.warningState.aboveWarning)
         context = yellow(this.color, `${context} — context filling up`);
       parts.push(context);
-      parts.push(`in ${formatTokens(usage.inputTokens)} · out ${formatTokens(usage.outputTokens)}`);
-      if (usage.costLast !== null) {
+      // An interrupted request reports no usage: say nothing rather than "0 tokens, $0".
+      const counted = usage.inputTokens > 0 || usage.outputTokens > 0 || result.stopReason !== 'interrupted';
+      if (counted)
+        parts.push(`in ${formatTokens(usage.inputTokens)} · out ${formatTokens(usage.outputTokens)}`);
+      if (counted && usage.costLast !== null) {
         parts.push(
           `${formatCost(usage.costLast)}${this.#totals.turns > 1 ? ` (session ${formatCost(this.#totals.cost)})` : ''}`,
         );
@@ -698,7 +718,9 @@ export class CliHost {
     }
     parts.push(`${result.stopReason}${result.finishReason ? ` (${clean(result.finishReason)})` : ''}`);
     parts.push(formatElapsed(this.spinner.elapsed()));
-    return dim(this.color, `── ${parts.join(' · ')}`);
+    return wrapParts([`── ${parts[0] ?? ''}`, ...parts.slice(1)], this.io.stdout.columns ?? 100, '   ')
+      .map((line) => dim(this.color, line))
+      .join('\n');
   }
 
   private count(result: StreamResult): void {

@@ -32,6 +32,7 @@ import type { PermissionsView } from './permissions.js';
 import { killChildrenOnExit } from './signals.js';
 
 import { VERSION } from './version.js';
+import { wrapParts } from './wrap.js';
 
 /** The prompt the demo sends (the scripted model replays its tour whatever the words). */
 export const DEMO_PROMPT =
@@ -232,7 +233,13 @@ export async function runCli(proc: CliProcess): Promise<number> {
       if (recovered > 0) {
         info(`recovered ${recovered} completed step(s) of a turn that was interrupted before it was saved`);
       }
-      if (!options.json) for (const line of renderHistory(host.client.history, color)) info(line);
+      if (!options.json)
+        for (const line of renderHistory(
+          host.client.history,
+          color,
+          progress.isTTY === true ? progress.columns : undefined,
+        ))
+          info(line);
       if (!options.json && host.client.history.length > 0)
         info(color ? '\u001b[2m── resumed ──\u001b[0m' : '── resumed ──');
     }
@@ -319,20 +326,6 @@ export async function runCli(proc: CliProcess): Promise<number> {
 }
 
 /** How the banner qualifies the window figure. */
-/** Joins `parts` with ` · `, starting a new line before a part that would not fit the width (no word is split). */
-function wrapParts(parts: readonly string[], width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const part of parts) {
-    if (line !== '' && line.length + 3 + part.length > width) {
-      lines.push(line);
-      line = part;
-    } else line = line === '' ? part : `${line} · ${part}`;
-  }
-  if (line !== '') lines.push(line);
-  return lines;
-}
-
 function windowNote(source: WindowSource): string {
   switch (source) {
     case 'server':

@@ -13,6 +13,7 @@ import type { ChosenModel } from './model.js';
 import { permissionsCommand, type PermissionsView } from './permissions.js';
 import { describeSession } from './picker.js';
 import type { SessionStore } from './sessions.js';
+import { wrapParts } from './wrap.js';
 
 /** What the REPL needs from the command around it. */
 export interface ReplContext {
@@ -372,7 +373,11 @@ export async function runRepl(ctx: ReplContext): Promise<number> {
   const tty = io.keys.interactive ? new TtyLines(ctx, promptText, commands) : null;
   await tty?.init();
   const lines = tty ?? new PipeLines(ctx.stdin);
-  out(`session ${ctx.sessionId()} · /help for commands · Ctrl+C interrupts a turn, twice exits`);
+  for (const line of wrapParts(
+    [`session ${ctx.sessionId()}`, '/help for commands', 'Ctrl+C interrupts a turn, twice exits'],
+    io.stdout.columns ?? 100,
+  ))
+    out(line);
   // Between a turn and the next prompt the terminal is briefly out of raw mode: a Ctrl+C there arrives as SIGINT.
   const sigint = { exit: false };
   const onSigint = () => {

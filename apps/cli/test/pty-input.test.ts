@@ -91,7 +91,10 @@ describe('input in a pseudo-terminal', () => {
     await first.waitFor('slow');
     await first.type('typed while busy');
     await first.keys('Enter');
-    await first.waitFor('queued: typed while busy');
+    // The note waits for the model's line to end: it never lands inside the answer.
+    const noted = await first.waitFor('queued: typed while busy');
+    expect(noted).toMatch(/^queued: typed while busy$/m);
+    expect(noted).toMatch(/answer here\n/);
     await first.waitFor('(queued)');
     await first.waitFor('reply 1');
     expect(lastUser(server)).toBe('typed while busy');
