@@ -57,6 +57,8 @@ type LineResult = { kind: 'line'; text: string } | { kind: 'eof' };
 /** Bracketed paste on and off: the terminal then marks a paste, so a pasted block keeps every line. */
 const PASTE_ON = '\u001b[?2004h';
 const PASTE_OFF = '\u001b[?2004l';
+/** Shift+Enter as terminals with the CSI-u keyboard protocol send it (kitty, foot, WezTerm, iTerm2 option). */
+const SHIFT_ENTER_CSI_U = '\u001b[13;2u';
 /** Entries kept in the history file. */
 const HISTORY_SIZE = 500;
 
@@ -193,6 +195,8 @@ class TtyLines {
       let done = false;
       const collected: string[] = [];
       let inPaste = false;
+      /** Set by Alt+Enter / Shift+Enter: the line readline is about to end continues the prompt. */
+      let continueLine = false;
       // Ctrl+R: reverse search through the history, as in bash (readline's own key handling pauses meanwhile).
       let search: {
         query: string;
@@ -236,10 +240,24 @@ class TtyLines {
           rl.write(match);
         } else rl.prompt(true);
       };
-      const onKey = (sequence: string | undefined, key: { name?: string; ctrl?: boolean } | undefined) => {
+      const onKey = (
+        sequence: string | undefined,
+        key: { name?: string; ctrl?: boolean; meta?: boolean; sequence?: string } | undefined,
+      ) => {
         if (key?.name === 'paste-start') inPaste = true;
         else if (key?.name === 'paste-end') inPaste = false;
         if (search === null) {
+          const newline =
+            (key?.meta === true && (key.name === 'return' || key.name === 'enter')) ||
+            key?.sequence === SHIFT_ENTER_CSI_U;
+          if (newline && !inPaste) {
+            // Alt+Enter (and Shift+Enter where the terminal tells it apart) starts another line of the prompt,
+            // as a trailing backslash does.
+            continueLine = true;
+            rl.write(null, { ctrl: true, name: 'e' });
+            rl.write(null, { name: 'return' });
+            return;
+          }
           if (key?.ctrl && key.name === 'r' && !inPaste) {
             const paused = this.ctx.stdin.listeners('keypress').filter((l) => l !== onKey) as Array<
               (...args: unknown[]) => void
@@ -302,9 +320,10 @@ class TtyLines {
           collected.push(text);
           return;
         }
-        if (text.endsWith('\\')) {
+        if (continueLine || text.endsWith('\\')) {
           // A trailing backslash asks for another line.
-          collected.push(text.slice(0, -1));
+          collected.push(continueLine ? text : text.slice(0, -1));
+          continueLine = false;
           more();
           return;
         }
