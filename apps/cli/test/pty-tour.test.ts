@@ -175,4 +175,63 @@ describe('issue-12 items in a pseudo-terminal', () => {
     expect(screen.match(/^\w+=\d+$/gmu)).toEqual(['ok=0', 'deny=3', 'fail=1', 'ok=2']);
     for (let i = 0; i < 8; i++) expect(existsSync(join(dirs.work, `f${i}.txt`))).toBe(false);
   }, 90_000);
+
+  it('a REPL killed mid-turn loses at most the step in flight: --continue shows and sends the completed steps', async () => {
+    const dirs = await tempRoot();
+    await writeFile(join(dirs.work, 'facts.txt'), 'the sky is green here\n');
+    const s = await server({
+      replies: (request, i) => {
+        if (i === 0) return { tools: [{ name: 'Read', args: { file_path: 'facts.txt' } }] };
+        if (i === 1) return { stallAfter: 'Thinking about' }; // the step in flight when the process dies
+        return { text: `continued with ${request.body.messages?.length} messages` };
+      },
+    });
+    const env = { CODEAGENT_BASE_URL: s.baseURL, CODEAGENT_MODEL: 'gpt-4o' };
+    const first = await start(dirs, dirs.work, ['node', BIN, '--data-dir', dirs.data], env);
+    await first.waitFor(/session \S+ · \/help/);
+    await first.type('read facts.txt');
+    await first.keys('Enter');
+    await first.waitFor('Thinking');
+    const pid = await first.programPid();
+    expect(pid).not.toBeNull();
+    process.kill(pid ?? 0, 'SIGKILL');
+    expect(await first.waitForExit()).toBe(137);
+
+    const again = await start(dirs, dirs.work, ['node', BIN, '--continue', '--data-dir', dirs.data], env);
+    const screen = await again.waitFor('── resumed ──');
+    expect(screen).toContain('› read facts.txt');
+    expect(screen).toContain('Read facts.txt');
+    await again.waitFor(/session \S+ · \/help/);
+    await again.type('what did it say?');
+    await again.keys('Enter');
+    await again.waitFor(/continued with \d+ messages/);
+    const sent = JSON.stringify(s.requests.at(-1)?.body.messages);
+    expect(sent).toContain('read facts.txt');
+    expect(sent).toContain('the sky is green here');
+    expect(sent).not.toContain('Thinking about');
+    await again.type('/exit');
+    await again.keys('Enter');
+    expect(await again.waitForExit()).toBe(0);
+  }, 90_000);
+
+  it('--system-prompt replaces the role and --append-system-prompt adds to it; the environment stays', async () => {
+    const dirs = await tempRoot();
+    const s = await server({ replies: [{ text: 'ok' }] });
+    const sh = await start(
+      dirs,
+      dirs.work,
+      [
+        'bash',
+        '-c',
+        `node ${BIN} -p hi --system-prompt 'You are a terse test bot.' --append-system-prompt 'Answer in one word.' --data-dir ${dirs.data} > /dev/null`,
+      ],
+      { CODEAGENT_BASE_URL: s.baseURL, CODEAGENT_MODEL: 'gpt-4o' },
+    );
+    expect(await sh.waitForExit()).toBe(0);
+    const system = systemText(s);
+    expect(system).toContain('You are a terse test bot.');
+    expect(system).not.toContain('You are codeagent');
+    expect(system).toContain(`Working directory: ${dirs.work}`);
+    expect(system.indexOf('Answer in one word.')).toBeGreaterThan(system.indexOf('Working directory'));
+  }, 60_000);
 });
