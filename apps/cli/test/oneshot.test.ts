@@ -52,7 +52,9 @@ describe('codeagent -p and --json', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     const types = events.map((e) => e.type).filter((t) => t !== 'tick');
-    expect(types).toEqual(['session', 'tool-request', 'tool-result', 'delta', 'usage', 'end']);
+    // Live output is an agent event too: `echo hi` streams its line before the result.
+    expect(types).toEqual(['session', 'tool-request', 'tool-output', 'tool-result', 'delta', 'usage', 'end']);
+    expect(events.find((e) => e.type === 'tool-output')).toMatchObject({ name: 'Bash', text: 'hi\n' });
     const result = events.find((e) => e.type === 'tool-result');
     expect(Object.keys(result)).toEqual([
       'type',
