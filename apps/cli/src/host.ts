@@ -475,7 +475,22 @@ export class CliHost {
             else write(line);
             break;
           }
-          case 'tool-output':
+          case 'tool-output': {
+            // A card left for a prompt that did not come (a grant covered the call) is drawn before its output.
+            const pending = this.pendingCalls.get(event.id);
+            if (pending !== undefined && pending.shown === null && pending.view.card !== 'diff') {
+              newline();
+              pending.shown = this.approvalCard(
+                pending.view,
+                pending.intent,
+                this.approvalLines(),
+                'fallback',
+              );
+              write(`${pending.shown.text}\n`);
+              this.lastCallShown = event.id;
+            }
+            break;
+          }
           case 'usage':
             break;
           case 'tick':

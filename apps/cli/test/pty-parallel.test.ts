@@ -144,4 +144,53 @@ describe('parallel tool calls in a pseudo-terminal', () => {
     await cli.keys('Enter');
     expect(await cli.waitForExit()).toBe(0);
   }, 90_000);
+
+  it("a call the first answer's grant covers runs unasked, its card drawn once above its output", async () => {
+    const { root, home, work, data } = await tempRoot();
+    await writeFile(join(work, 'marker.txt'), 'x\n');
+    const server = await startOpenAIServer({
+      replies: [
+        {
+          tools: [
+            { name: 'Bash', args: { command: 'ls' } },
+            { name: 'Bash', args: { command: 'ls -a' } },
+          ],
+        },
+        { text: 'Listed twice.' },
+      ],
+    });
+    servers.push(server);
+    const cli = await TmuxSession.start({
+      command: ['node', BIN, '--cwd', work, '--data-dir', data],
+      cwd: work,
+      env: {
+        TERM: 'xterm-256color',
+        HOME: home,
+        NO_COLOR: '1',
+        CODEAGENT_BASE_URL: server.baseURL,
+        CODEAGENT_MODEL: 'gpt-4o',
+      },
+      logDir: root,
+      width: 120,
+      height: 50,
+    });
+    sessions.push(cli);
+    await cli.waitFor(/session \S+ · \/help/);
+    await cli.type('list the files');
+    await cli.keys('Enter');
+    await waitForQuestion(cli, 'Run ls?');
+    await cli.type('a');
+    await cli.waitFor('Listed twice.');
+    const screen = await cli.waitFor(/── .*completed/);
+    expect(screen.match(/\[n\] deny/gu)).toHaveLength(1);
+    expect(screen).not.toContain('Run ls -a?');
+    expect(screen.match(/^\$ ls -a$/gmu)).toHaveLength(1);
+    // Its card comes before its own output (`.` is listed only by `ls -a`).
+    const card = screen.indexOf('$ ls -a');
+    expect(card).toBeGreaterThan(screen.indexOf('allowed for this session'));
+    expect(screen.indexOf('│ .', card)).toBeGreaterThan(card);
+    await cli.type('/exit');
+    await cli.keys('Enter');
+    expect(await cli.waitForExit()).toBe(0);
+  }, 60_000);
 });
