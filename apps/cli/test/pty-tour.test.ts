@@ -98,7 +98,11 @@ describe('issue-12 items in a pseudo-terminal', () => {
     await cli.keys('Enter');
     await cli.waitFor(/\/review +Review a file carefully/);
     await cli.waitFor(/skipped: \S+Bad_Name\/SKILL\.md \(name\)/);
-    await cli.type('/review src/a.ts');
+    // Tab completes a skill name like a command.
+    await cli.type('/rev');
+    await cli.keys('Tab');
+    await cli.waitFor(/› \/review$/m);
+    await cli.type(' src/a.ts');
     await cli.keys('Enter');
     await cli.waitFor('running skill review with "src/a.ts"');
     await cli.waitFor('reply 1');
