@@ -238,4 +238,30 @@ describe('issue-12 items in a pseudo-terminal', () => {
     expect(system).toContain(`Working directory: ${dirs.work}`);
     expect(system.indexOf('Answer in one word.')).toBeGreaterThan(system.indexOf('Working directory'));
   }, 60_000);
+
+  it('a provider that stalls before answering is retried after the stall timeout, and the turn goes on', async () => {
+    const dirs = await tempRoot();
+    const s = await server({
+      replies: (_r, i) => (i === 0 ? { hang: true } : { text: 'answer after a retry' }),
+    });
+    const cli = await start(
+      dirs,
+      dirs.work,
+      ['node', BIN, '--stall-timeout', '0.5', '--data-dir', dirs.data],
+      {
+        CODEAGENT_BASE_URL: s.baseURL,
+        CODEAGENT_MODEL: 'gpt-4o',
+      },
+    );
+    await cli.waitFor(/session \S+ · \/help/);
+    await cli.type('hello?');
+    await cli.keys('Enter');
+    const screen = await cli.waitFor(/── .*completed/);
+    expect(screen).toContain('answer after a retry');
+    expect(screen).toMatch(/! .*stall timeout/);
+    expect(s.requests).toHaveLength(2);
+    await cli.type('/exit');
+    await cli.keys('Enter');
+    expect(await cli.waitForExit()).toBe(0);
+  }, 60_000);
 });
