@@ -158,6 +158,7 @@ export class CliHost {
       io.stdout.isTTY === true && !options.json,
       Date.now,
       this.color,
+      () => io.stdout.columns ?? 80,
     );
     this.toolkit = createBuiltinToolkit({
       cwd: options.cwd,
@@ -537,6 +538,15 @@ export class CliHost {
   }
 
   private onKey(key: Key): void {
+    if (key.name === 'escape' && !this.approvalActive) {
+      // Esc interrupts the turn, as in Claude Code; it never exits.
+      if (this.abortController && !this.abortController.signal.aborted) {
+        this.abortController.abort();
+        this.lastInterruptAt = Date.now();
+        this.print(`\n${dim(this.color, '^[ interrupted (Esc) — Ctrl+C twice exits')}\n`);
+      }
+      return;
+    }
     if (!key.ctrl && key.sequence !== undefined && !this.approvalActive) {
       // Typing ahead: printable text and Enter are kept for the next prompt; Backspace edits it.
       if (key.name === 'return' || key.name === 'enter') {

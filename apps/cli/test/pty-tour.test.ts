@@ -264,4 +264,32 @@ describe('issue-12 items in a pseudo-terminal', () => {
     await cli.keys('Enter');
     expect(await cli.waitForExit()).toBe(0);
   }, 60_000);
+
+  it('Esc interrupts a turn (the spinner says so) and the session goes on', async () => {
+    const dirs = await tempRoot();
+    const s = await server({
+      replies: (_r, i) =>
+        i === 0
+          ? { text: ['story ', ...Array.from({ length: 80 }, () => 'and on ')], delayMs: 200 }
+          : { text: 'second answer' },
+    });
+    const cli = await start(dirs, dirs.work, ['node', BIN, '--data-dir', dirs.data], {
+      CODEAGENT_BASE_URL: s.baseURL,
+      CODEAGENT_MODEL: 'gpt-4o',
+    });
+    await cli.waitFor(/session \S+ · \/help/);
+    await cli.type('tell me a story');
+    await cli.keys('Enter');
+    await cli.waitFor('story and on');
+    expect((await cli.raw()).toString('utf8')).toMatch(/thinking \d+\.\ds · esc to interrupt/u);
+    await cli.keys('Escape');
+    await cli.waitFor('interrupted (Esc)');
+    await cli.waitFor(/── .*interrupted/);
+    await cli.type('go on');
+    await cli.keys('Enter');
+    await cli.waitFor('second answer');
+    await cli.type('/exit');
+    await cli.keys('Enter');
+    expect(await cli.waitForExit()).toBe(0);
+  }, 60_000);
 });
