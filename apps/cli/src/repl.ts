@@ -393,7 +393,11 @@ export async function runRepl(ctx: ReplContext): Promise<number> {
   await tty?.init();
   const lines = tty ?? new PipeLines(ctx.stdin);
   for (const line of wrapParts(
-    [`session ${ctx.sessionId()}`, '/help for commands', 'Esc or Ctrl+C interrupts a turn, Ctrl+C twice exits'],
+    [
+      `session ${ctx.sessionId()}`,
+      '/help for commands',
+      'Esc or Ctrl+C interrupts a turn, Ctrl+C twice exits',
+    ],
     io.stdout.columns ?? 100,
   ))
     out(line);

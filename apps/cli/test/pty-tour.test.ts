@@ -270,10 +270,12 @@ describe('issue-12 items in a pseudo-terminal', () => {
     const s = await server({
       replies: (_r, i) =>
         i === 0
-          ? { text: ['story ', ...Array.from({ length: 80 }, () => 'and on ')], delayMs: 200 }
-          : { text: 'second answer' },
+          ? { tools: [{ name: 'Bash', args: { command: 'sleep 1.5' } }] }
+          : i === 1
+            ? { text: ['story ', ...Array.from({ length: 80 }, () => 'and on ')], delayMs: 200 }
+            : { text: 'second answer' },
     });
-    const cli = await start(dirs, dirs.work, ['node', BIN, '--data-dir', dirs.data], {
+    const cli = await start(dirs, dirs.work, ['node', BIN, '--mode', 'bypass', '--data-dir', dirs.data], {
       CODEAGENT_BASE_URL: s.baseURL,
       CODEAGENT_MODEL: 'gpt-4o',
     });
@@ -281,7 +283,7 @@ describe('issue-12 items in a pseudo-terminal', () => {
     await cli.type('tell me a story');
     await cli.keys('Enter');
     await cli.waitFor('story and on');
-    expect((await cli.raw()).toString('utf8')).toMatch(/thinking \d+\.\ds · esc to interrupt/u);
+    expect((await cli.raw()).toString('utf8')).toMatch(/running sleep 1\.5 \d+\.\ds · esc to interrupt/u);
     await cli.keys('Escape');
     await cli.waitFor('interrupted (Esc)');
     await cli.waitFor(/── .*interrupted/);
