@@ -52,6 +52,15 @@ export const SLASH_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['/<skill> [args]', 'run a skill with arguments'],
 ];
 
+/** The keys of a session, for `/help`. */
+const KEYS: ReadonlyArray<readonly [string, string]> = [
+  ['Esc, Ctrl+C', 'interrupt the turn (Ctrl+C twice exits)'],
+  ['Alt+Enter, \\', 'start another line of the prompt (a paste keeps its lines)'],
+  ['Up, Ctrl+R', 'earlier prompts; search them'],
+  ['Tab', 'complete commands, skills and paths'],
+  ['@path', 'attach a file of the workspace to the prompt'],
+];
+
 type LineResult = { kind: 'line'; text: string } | { kind: 'eof' };
 
 /** Bracketed paste on and off: the terminal then marks a paste, so a pasted block keeps every line. */
@@ -472,6 +481,8 @@ async function slashCommand(
       return 'exit';
     case '/help': {
       for (const [name, what] of SLASH_COMMANDS) out(`  ${name.padEnd(16)} ${what}`);
+      out('keys:');
+      for (const [keys, what] of KEYS) out(`  ${keys.padEnd(16)} ${what}`);
       const { skills } = await listSkillsMeta({ cwd: ctx.cwd });
       if (skills.length > 0) {
         out('skills:');
