@@ -31,6 +31,7 @@ import type { FileDiff, ToolCallView } from '@codeagent/render-intent';
 import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
 import { formatElapsed, Spinner } from './spinner.js';
+import { LiveOutput } from './live-output.js';
 import { MarkdownStream } from './markdown.js';
 import { TurnJournal } from './journal.js';
 import { Checkpoints } from './undo.js';
@@ -117,6 +118,8 @@ export class CliHost {
   private readonly journal = new TurnJournal();
   private readonly renderer: TerminalRenderer;
   private readonly spinner: Spinner;
+  /** The tail of a running call's output under its card (a terminal only). */
+  private readonly live: LiveOutput | null;
   private readonly color: boolean;
   private pendingCalls = new Map<string, PendingCall>();
   private readonly width: number;
@@ -147,6 +150,14 @@ export class CliHost {
       Date.now,
       this.color,
     );
+    this.live =
+      io.stdout.isTTY === true && !options.json
+        ? new LiveOutput((t) => io.stdout.write(t), {
+            color: this.color,
+            columns: () => io.stdout.columns ?? 100,
+            rows: () => io.stdout.rows ?? 24,
+          })
+        : null;
     this.toolkit = createBuiltinToolkit({
       cwd: options.cwd,
       // Read-path rules reach Read, Glob and Grep; a link cannot carry a write into protected configuration.
@@ -247,6 +258,8 @@ export class CliHost {
   /** Writes text to the terminal, sanitised: nothing from a tool or model reaches it unfiltered. */
   print(text: string): void {
     this.spinner.clear();
+    // A running call's tail is erased first; it is drawn again under whatever came, with its next output.
+    this.live?.clear();
     this.io.stdout.write(text);
   }
 
@@ -335,6 +348,8 @@ export class CliHost {
             break;
           }
           case 'tool-result': {
+            // The final card replaces the live tail.
+            this.live?.end(event.id);
             const pending = this.pendingCalls.get(event.id);
             const call = pending?.view;
             this.pendingCalls.delete(event.id);
@@ -390,6 +405,13 @@ export class CliHost {
             break;
           }
           case 'tool-output':
+            // Never into a pending approval prompt: the tail is kept and drawn once the prompt is answered.
+            this.live?.push(event.id, event.text);
+            if (this.live && !this.approvalActive && atLineStart) {
+              this.spinner.clear();
+              this.live.draw();
+            }
+            break;
           case 'usage':
             break;
           case 'tick':
@@ -420,6 +442,8 @@ export class CliHost {
     } finally {
       this.checkpoints.end();
       this.spinner.clear();
+      const call = this.live?.call;
+      if (call != null) this.live?.end(call);
       release();
       this.abortController = null;
     }
