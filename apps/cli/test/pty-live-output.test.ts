@@ -92,7 +92,7 @@ describe('Bash output streams live into its card (built binary, tmux, loopback m
     await cli.waitFor('Allow Bash?', 10_000);
     await cli.keys('y');
     // The loop runs; the parallel `ls` asks next.
-    await cli.waitFor(/Allow Bash\?[^]*Allow Bash\?/, 10_000);
+    await cli.waitFor(/Allow Bash\?[\s\S]*Allow Bash\?/, 10_000);
     await new Promise((r) => setTimeout(r, 1500));
     const screen = await cli.screen();
     const prompt = screen.lastIndexOf('Allow Bash?');
