@@ -66,7 +66,8 @@ describe('live tool output on the tool part (preliminary outputs)', () => {
     // A flood keeps only the tail.
     clock += LIVE_OUTPUT_INTERVAL_MS;
     const flood = mapper.map(output(`${'x'.repeat(LIVE_OUTPUT_TAIL * 3)}END`));
-    const tail = (flood[0] as unknown as { toolMetadata: { codeagent: { live: string } } }).toolMetadata.codeagent.live;
+    const tail = (flood[0] as unknown as { toolMetadata: { codeagent: { live: string } } }).toolMetadata
+      .codeagent.live;
     expect(tail.length).toBe(LIVE_OUTPUT_TAIL);
     expect(tail.endsWith('END')).toBe(true);
     // After the result nothing live is sent for the call, also for output that waited.
