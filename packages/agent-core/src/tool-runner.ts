@@ -202,7 +202,7 @@ export class ToolRunner {
   register(tool: AgentTool<unknown>): void {
     const t = defineTool(tool);
     if (this.#tools.has(t.name))
-      throw new AgentCoreError('DUPLICATE_TOOL', `a tool named ${t.name} is already registered`);
+      throw new AgentCoreError('duplicate-tool', `a tool named ${t.name} is already registered`);
     const schema = intentSchema(t.inputSchema as never);
     this.#tools.set(t.name, t);
     this.#presentations.set(t.name, presentationsOf(t));
@@ -349,7 +349,7 @@ export class ToolRunner {
     sdkSignal: AbortSignal | undefined,
   ): Promise<ToolOutcome> {
     const turn = this.#turn;
-    if (!turn) throw new AgentCoreError('TURN_IN_PROGRESS', 'tool executed outside of a turn');
+    if (!turn) throw new AgentCoreError('turn-in-progress', 'tool executed outside of a turn');
     // The turn's own signal aborts on user aborts and failed callbacks alike; the SDK's is a merge of it.
     const signal = sdkSignal?.aborted ? sdkSignal : turn.signal;
     // The host sees the request before the gate decides.
@@ -396,7 +396,7 @@ export class ToolRunner {
       if (!decision?.allowed) {
         return ToolOutcome.failure(
           permissionDeniedMessage(tool.name, decision?.reason ?? 'denied'),
-          'permission_denied',
+          'permission-denied',
         );
       }
     } else {

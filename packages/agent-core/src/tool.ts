@@ -62,14 +62,14 @@ const CAPABILITIES = new Set(['read', 'write', 'exec', 'net']);
 /** The argument every tool accepts in addition to its own: a short model-written reason for the call. */
 export const INTENT_ARGUMENT = '_intent';
 
-/** Validates a tool definition and returns it frozen; throws {@link AgentCoreError} `INVALID_TOOL`. */
+/** Validates a tool definition and returns it frozen; throws {@link AgentCoreError} `invalid-tool`. */
 export function defineTool<Args>(tool: AgentTool<Args>): AgentTool<Args> {
   const t = tool as Partial<AgentTool<Args>> | null;
   const fail = (why: string): never => {
-    throw new AgentCoreError('INVALID_TOOL', `defineTool(${JSON.stringify(String(t?.name))}): ${why}`);
+    throw new AgentCoreError('invalid-tool', `defineTool(${JSON.stringify(String(t?.name))}): ${why}`);
   };
   if (typeof t !== 'object' || t === null)
-    throw new AgentCoreError('INVALID_TOOL', 'defineTool: expected an object');
+    throw new AgentCoreError('invalid-tool', 'defineTool: expected an object');
   if (typeof t.name !== 'string' || !TOOL_NAME.test(t.name)) {
     fail('name must be 1-64 characters of letters, digits, "_" or "-"');
   }

@@ -348,7 +348,7 @@ export class TurnRunner {
   #afterPromptTooLong(turn: Turn, attempt: Attempt): ModelMessage[] | null {
     const { streamError } = attempt;
     if (streamError === undefined || attempt.budgetExceeded || turn.signal.aborted) return null;
-    if (classifyError(streamError) !== 'prompt_too_long') return null;
+    if (classifyError(streamError) !== 'prompt-too-long') return null;
     const { session } = this.#p;
     const history = attempt.history();
     const before = Math.max(session.estimate(history), session.lastReported);
@@ -401,7 +401,7 @@ export class TurnRunner {
     }
     if (Math.max(tokens, session.lastReported) >= thresholds.blocking) {
       attempt.budgetExceeded = true;
-      throw new AgentCoreError('COMPACTION_FAILED', 'context at the blocking limit');
+      throw new AgentCoreError('compaction-failed', 'context at the blocking limit');
     }
     return attempt.replacement ? { messages: msgs as ModelMessage[] } : {};
   }
@@ -496,7 +496,7 @@ export class TurnRunner {
     if (callbackFailure) {
       failure = {
         error: new AgentCoreError(
-          'CALLBACK_FAILED',
+          'callback-failed',
           `a callback threw: ${errorMessage(callbackFailure.error)}`,
           {
             cause: callbackFailure.error,

@@ -222,9 +222,9 @@ export function spawnShell(
   },
 ): ChildProcess {
   if (typeof command !== 'string' || command.trim() === '') {
-    throw new ToolError('invalid_input', 'command must be a non-empty string');
+    throw new ToolError('invalid-input', 'command must be a non-empty string');
   }
-  if (command.includes('\0')) throw new ToolError('invalid_input', 'command contains a NUL byte');
+  if (command.includes('\0')) throw new ToolError('invalid-input', 'command contains a NUL byte');
   const env = options.env ?? process.env;
   return spawn(options.shell ?? 'bash', ['-c', command], {
     cwd: options.cwd,
@@ -249,7 +249,7 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
   const linger = options.lingerMs ?? 300;
   if (options.signal?.aborted) {
     return Promise.reject(
-      new ToolError('invalid_input', 'Command not started: the call was already aborted'),
+      new ToolError('invalid-input', 'Command not started: the call was already aborted'),
     );
   }
   const capture = new OutputCapture(options.maxOutputBytes);
@@ -335,7 +335,7 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       cleanup();
       for (const t of timers) clearTimeout(t);
       reject(
-        new ToolError('spawn_failed', `Could not start the shell in ${options.cwd}: ${error.message}`, {
+        new ToolError('spawn-failed', `Could not start the shell in ${options.cwd}: ${error.message}`, {
           cause: error,
         }),
       );
