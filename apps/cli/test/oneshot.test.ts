@@ -52,7 +52,11 @@ describe('codeagent -p and --json', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     const types = events.map((e) => e.type).filter((t) => t !== 'tick');
-    expect(types).toEqual(['session', 'tool-request', 'tool-result', 'delta', 'usage', 'end']);
+    // Bash's output is streamed live as a tool-output event between its request and its result.
+    expect(types).toEqual(['session', 'tool-request', 'tool-output', 'tool-result', 'delta', 'usage', 'end']);
+    const live = events.find((e) => e.type === 'tool-output');
+    expect(Object.keys(live)).toEqual(['type', 'id', 'name', 'stream', 'text']);
+    expect(live).toMatchObject({ name: 'Bash', stream: 'stdout', text: 'hi\n' });
     const result = events.find((e) => e.type === 'tool-result');
     expect(Object.keys(result)).toEqual([
       'type',
