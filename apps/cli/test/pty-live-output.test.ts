@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type OpenAIServer, startOpenAIServer } from './chat-server.js';
 import { BIN, tempRoot } from './run.js';
