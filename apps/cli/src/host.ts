@@ -34,6 +34,7 @@ import { type FileDiff, revealText, type ToolCallView } from '@codeagent/render-
 import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
 import { formatElapsed, Spinner } from './spinner.js';
+import { LiveOutput } from './live-output.js';
 import { MarkdownStream } from './markdown.js';
 import { TurnJournal } from './journal.js';
 import { Checkpoints } from './undo.js';
@@ -121,6 +122,8 @@ export class CliHost {
   private readonly journal = new TurnJournal();
   private readonly renderer: TerminalRenderer;
   private readonly spinner: Spinner;
+  /** The tail of a running call's output under its card (a terminal only). */
+  private readonly live: LiveOutput | null;
   private readonly color: boolean;
   private pendingCalls = new Map<string, PendingCall>();
   private readonly width: number;
@@ -160,6 +163,14 @@ export class CliHost {
       this.color,
       () => io.stdout.columns ?? 80,
     );
+    this.live =
+      io.stdout.isTTY === true && !options.json
+        ? new LiveOutput((t) => io.stdout.write(t), {
+            color: this.color,
+            columns: () => io.stdout.columns ?? 100,
+            rows: () => io.stdout.rows ?? 24,
+          })
+        : null;
     this.toolkit = createBuiltinToolkit({
       cwd: options.cwd,
       // Read-path rules reach Read, Glob and Grep; a link cannot carry a write into protected configuration.
@@ -281,6 +292,8 @@ export class CliHost {
   /** Writes at once, even while a prompt is pending (the prompt's own lines). */
   private printNow(text: string): void {
     this.spinner.clear();
+    // A running call's tail is erased first; it is drawn again under whatever came, with its next output.
+    this.live?.clear();
     this.io.stdout.write(text);
     if (text !== '') this.lineOpen = !text.endsWith('\n');
     if (!this.lineOpen && this.notes.length > 0) {
@@ -418,6 +431,8 @@ export class CliHost {
             break;
           }
           case 'tool-result': {
+            // The final card replaces the live tail.
+            this.live?.end(event.id);
             const pending = this.pendingCalls.get(event.id);
             const call = pending?.view;
             this.pendingCalls.delete(event.id);
@@ -490,6 +505,12 @@ export class CliHost {
               write(`${pending.shown.text}\n`);
               this.lastCallShown = event.id;
             }
+            // Never into a pending approval prompt: the tail is kept and drawn once the prompt is answered.
+            this.live?.push(event.id, event.text);
+            if (this.live && this.held === null && atLineStart) {
+              this.spinner.clear();
+              this.live.draw();
+            }
             break;
           }
           case 'usage':
@@ -523,6 +544,8 @@ export class CliHost {
       this.checkpoints.end();
       if (this.notes.length > 0) this.printNow(this.lineOpen ? '\n' : '');
       this.spinner.clear();
+      const call = this.live?.call;
+      if (call != null) this.live?.end(call);
       release();
       this.abortController = null;
     }

@@ -199,7 +199,9 @@ describe.each([
       expect(bashAsk?.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
       expect(bashAsk?.options[1]?.name).toContain('echo hello');
       // rm is destructive: "always" covers exactly that command, never every rm.
-      expect(editor.permissions[3]?.options[1]?.name).toBe('Always allow `rm b.txt` in this session');
+      expect(editor.permissions[3]?.options[1]?.name).toBe(
+        'Always allow Bash command `rm b.txt` exactly in this session',
+      );
 
       const updates = updatesOf(editor.log, sessionId);
       const kinds = updates.map((u) => u.sessionUpdate);
@@ -243,9 +245,11 @@ describe.each([
       if (terminal) {
         expect(calls[4]?._meta).toEqual({ terminal_info: { terminal_id: echoId, cwd: s.work } });
         expect(echoUpdates).toEqual([
+          // The output, sent live while the command ran (the result then has nothing more to add to the terminal).
           {
             sessionUpdate: 'tool_call_update',
             toolCallId: echoId,
+            status: 'in_progress',
             _meta: { terminal_output: { terminal_id: echoId, data: 'hello\n' } },
           },
           {
@@ -262,6 +266,16 @@ describe.each([
       } else {
         expect(calls[4]?._meta).toBeUndefined();
         expect(echoUpdates).toEqual([
+          // Live: the description and the output so far; then the result replaces it.
+          {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: echoId,
+            status: 'in_progress',
+            content: [
+              { type: 'content', content: { type: 'text', text: 'Say hello' } },
+              { type: 'content', content: { type: 'text', text: '```console\nhello\n```' } },
+            ],
+          },
           {
             sessionUpdate: 'tool_call_update',
             toolCallId: echoId,

@@ -22,11 +22,17 @@ import {
   type ToolRecord,
   type Usage,
 } from '@codeagent/agent-core';
-import { type AskContext, installPermissionGate, type PermissionMode } from '@codeagent/permission-gate';
+import {
+  type AskContext,
+  type AskResult,
+  describeGrantScope,
+  installPermissionGate,
+  type PermissionMode,
+} from '@codeagent/permission-gate';
 import { assertNever, type ToolCallView } from '@codeagent/render-intent';
 import { listSkillsMeta } from '@codeagent/skills';
-import { describeGrant, ScopedGrants, scopedGrantFor } from './grants.js';
 import {
+  liveOutputNotice,
   type MappingContext,
   planEntries,
   textBlock,
@@ -38,6 +44,14 @@ import { type AcpMcpServerConfig, mcpServersFromAcp } from './mcp.js';
 import { sessionModeState, toPermissionMode } from './modes.js';
 import { PromptContentError, promptToInput } from './prompt.js';
 import { type AcpSessionStore, createMemorySessionStore } from './store.js';
+import {
+  holdIncompleteEscape,
+  LIVE_CONTENT_INTERVAL_MS,
+  LIVE_CONTENT_TAIL,
+  LIVE_TERMINAL_KEEP,
+  type LiveCall,
+  liveCall,
+} from './live.js';
 import { plainText, visibleTitle } from './text.js';
 
 /** What the host gets to build the client of a new or loaded session. */
@@ -113,8 +127,9 @@ interface LiveSession {
   readonly id: string;
   readonly cwd: string;
   readonly handle: AcpSessionHandle;
-  readonly grants: ScopedGrants;
   readonly calls: Map<string, ToolCallView>;
+  /** Live output state of running calls. */
+  readonly live: Map<string, LiveCall>;
   /** Calls shown as a `plan` (TodoWrite) rather than a tool call. */
   readonly planCalls: Set<string>;
   /** Resolved once a call's `tool_call` (or plan) was written, so its permission request never overtakes it. */
@@ -215,10 +230,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     input: unknown,
     id: string | undefined,
     context?: AskContext,
-  ): Promise<boolean> {
-    // A grant only lifts the mode's ask: never an ask rule, an ask policy or a protected path (the gate says which).
-    const grantable = context === undefined || context.source.kind === 'mode';
-    if (grantable && s.grants.covers(name, input)) return true;
+  ): Promise<AskResult> {
     const turn = s.turn;
     if (turn === null || turn.controller.signal.aborted || id === undefined) return false;
     // Updates are written in event order; the gate asks as soon as the loop reaches the call. Wait (boundedly)
@@ -229,14 +241,18 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     const f = toolCallFields(id, view, mapping(s));
     // The approval shows the command and its description; the terminal it will run in does not exist yet.
     const content = f.content.filter((c) => c.type !== 'terminal');
-    const grant = grantable ? scopedGrantFor(name, input, s.cwd) : null;
+    // "Allow always" is permission-gate's scoped session grant (the CLI's and the web host's too): a Bash command
+    // prefix or exact command, a file tool's path. The gate offers a scope only for the mode's asks (never past an
+    // ask rule or a protected path); a whole-tool scope is never offered here (ADR 0171).
+    const scope = context?.grantScope ?? null;
+    const grant = scope !== null && scope.kind !== 'tool' ? scope : null;
     const offered: PermissionOption[] = [
       { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
       ...(grant
         ? [
             {
               optionId: 'allow_always',
-              name: visibleTitle(`Always allow ${describeGrant(grant)} in this session`),
+              name: visibleTitle(`Always allow ${describeGrantScope(name, grant)} in this session`),
               kind: 'allow_always' as const,
             },
           ]
@@ -279,9 +295,8 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       case 'allow_once':
         return true;
       case 'allow_always':
-        if (grant === null) return false;
-        s.grants.add(grant);
-        return true;
+        // The gate records the grant in the scope it computed (the one the option named).
+        return grant === null ? false : { allow: true, scope: 'session' };
       default:
         // reject_once, and any id we did not offer: a rejection.
         return false;
@@ -318,8 +333,8 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       id: sessionId,
       cwd,
       handle,
-      grants: new ScopedGrants(cwd),
       calls: new Map(),
+      live: new Map(),
       planCalls: new Set(),
       announced: new Map(),
       title: '',
@@ -441,6 +456,57 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     }
   }
 
+  /**
+   * Live output of a running call (ADR 0172): appended to the editor's terminal as `_meta.terminal_output` when it
+   * announced terminal output, else the tail as a content update at most every 200 ms. A plan (TodoWrite) has none.
+   */
+  async function liveOutput(s: LiveSession, peer: AgentContext, id: string, text: string): Promise<void> {
+    const call = s.calls.get(id);
+    if (call === undefined || s.planCalls.has(id)) return;
+    let live = s.live.get(id);
+    if (!live) {
+      live = liveCall();
+      s.live.set(id, live);
+    }
+    const state = live;
+    const ctx = mapping(s);
+    if (ctx.terminalOutput && call.card === 'terminal') {
+      if (state.full) return;
+      const { ready, held } = holdIncompleteEscape(state.held + text);
+      state.held = held;
+      if (state.text.length + ready.length > LIVE_TERMINAL_KEEP) {
+        state.full = true;
+        return;
+      }
+      if (ready === '') return;
+      state.text += ready;
+      const first = !state.started;
+      state.started = true;
+      await send(peer, s.id, liveOutputNotice(id, call, ready, first, ctx));
+      return;
+    }
+    const tail = state.text + text;
+    state.text = tail.length > LIVE_CONTENT_TAIL ? tail.slice(tail.length - LIVE_CONTENT_TAIL) : tail;
+    const flush = async () => {
+      state.timer = null;
+      // The result replaced the live view meanwhile: nothing more for this call.
+      if (s.live.get(id) !== state) return;
+      state.lastSent = performance.now();
+      const first = !state.started;
+      state.started = true;
+      await send(peer, s.id, liveOutputNotice(id, call, state.text, first, ctx));
+    };
+    if (performance.now() - state.lastSent >= LIVE_CONTENT_INTERVAL_MS) await flush();
+    else if (state.timer === null) {
+      state.timer = setTimeout(
+        () => {
+          flush().catch((error: unknown) => log(`live output of ${id}: ${errorText(error)}`));
+        },
+        Math.max(0, state.lastSent + LIVE_CONTENT_INTERVAL_MS - performance.now()),
+      );
+    }
+  }
+
   async function onEvent(s: LiveSession, peer: AgentContext, event: AgentEvent): Promise<void> {
     const ctx = mapping(s);
     switch (event.type) {
@@ -468,6 +534,10 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       case 'tool-result': {
         const call = s.calls.get(event.id);
         s.calls.delete(event.id);
+        const live = s.live.get(event.id);
+        s.live.delete(event.id);
+        if (live?.timer) clearTimeout(live.timer);
+        const streamed = live && ctx.terminalOutput && call?.card === 'terminal' ? live.text : undefined;
         if (s.planCalls.delete(event.id)) {
           if (!event.isError) return;
           // A failed TodoWrite is shown, or the editor would keep a plan the agent does not have.
@@ -477,10 +547,13 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
             toolCallNotice(event.id, call ?? { card: 'generic', title: event.name }, null, ctx),
           );
         }
-        for (const u of toolResultNotices(event.id, call, event.view, event.isError, ctx))
+        for (const u of toolResultNotices(event.id, call, event.view, event.isError, ctx, streamed))
           await send(peer, s.id, u);
         return;
       }
+      case 'tool-output':
+        await liveOutput(s, peer, event.id, event.text);
+        return;
       case 'usage':
         await send(peer, s.id, usageUpdate(event.usage, currency));
         return;
@@ -490,7 +563,6 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       case 'compaction':
         log(`session ${s.id}: compaction ${event.decision.action}: ${event.decision.reason}`);
         return;
-      case 'tool-output':
       case 'tick':
       case 'end':
         return;

@@ -13,9 +13,9 @@ export {
   createAcpAgent,
   usageUpdate,
 } from './agent.js';
-export { describeGrant, grantCovers, type ScopedGrant, ScopedGrants, scopedGrantFor } from './grants.js';
 export {
   fenced,
+  liveOutputNotice,
   type MappingContext,
   planEntries,
   textBlock,

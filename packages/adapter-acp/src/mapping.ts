@@ -17,6 +17,7 @@ import {
   type ToolCallView,
   type ToolResultView,
 } from '@codeagent/render-intent';
+import { remainingTerminalData } from './live.js';
 import { plainText, terminalText, visibleTitle } from './text.js';
 
 /** What the mapping needs to know about the session and the editor. */
@@ -148,7 +149,9 @@ export function toolCallNotice(
 /**
  * The updates that report a result: one `tool_call_update` with the final status and content, or, for a
  * terminal result shown in the editor's terminal, first one carrying only `_meta.terminal_output`, then the
- * final one with `_meta.terminal_exit` that resends the terminal content (as claude-agent-acp does).
+ * final one with `_meta.terminal_exit` that resends the terminal content (as claude-agent-acp does). `streamed`:
+ * the raw output already sent live as `terminal_output` updates; then only what the terminal lacks is sent (and no
+ * `terminal_output` update at all when it has everything).
  */
 export function toolResultNotices(
   callId: string,
@@ -156,6 +159,7 @@ export function toolResultNotices(
   view: ToolResultView,
   isError: boolean,
   ctx: MappingContext,
+  streamed?: string,
 ): ToolCallUpdateNotice[] {
   const status: ToolCallStatus = isError ? 'failed' : 'completed';
   const base = { sessionUpdate: 'tool_call_update' as const, toolCallId: callId, status };
@@ -187,12 +191,17 @@ export function toolResultNotices(
       const callTerminal = call?.card === 'terminal';
       if (ctx.terminalOutput && callTerminal) {
         const description = call.description ? [textContent(call.description)] : [];
+        const data = remainingTerminalData(output, streamed);
         return [
-          {
-            sessionUpdate: 'tool_call_update',
-            toolCallId: callId,
-            _meta: { terminal_output: { terminal_id: callId, data: terminalText(output) } },
-          },
+          ...(streamed !== undefined && data === ''
+            ? []
+            : [
+                {
+                  sessionUpdate: 'tool_call_update' as const,
+                  toolCallId: callId,
+                  _meta: { terminal_output: { terminal_id: callId, data: terminalText(data) } },
+                },
+              ]),
           {
             ...base,
             ...title,
@@ -218,6 +227,36 @@ export function toolResultNotices(
     default:
       return assertNever(view, 'adapter-acp result view');
   }
+}
+
+/**
+ * A live update of a running call: in the editor's terminal, `_meta.terminal_output` with the new text (appended);
+ * otherwise a content update with the call's own content and the output's tail (content replaces, so the tail is
+ * resent). The first update of a call also says `in_progress`.
+ */
+export function liveOutputNotice(
+  callId: string,
+  call: ToolCallView,
+  text: string,
+  first: boolean,
+  ctx: MappingContext,
+): ToolCallUpdateNotice {
+  const status = first ? { status: 'in_progress' as const } : {};
+  if (ctx.terminalOutput && call.card === 'terminal') {
+    return {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: callId,
+      ...status,
+      _meta: { terminal_output: { terminal_id: callId, data: terminalText(text) } },
+    };
+  }
+  const own = toolCallFields(callId, call, ctx).content.filter((c) => c.type !== 'terminal');
+  return {
+    sessionUpdate: 'tool_call_update',
+    toolCallId: callId,
+    ...status,
+    content: [...own, textContent(terminalFallbackText(text))],
+  };
 }
 
 const PLAN_STATUSES = new Set(['pending', 'in_progress', 'completed']);

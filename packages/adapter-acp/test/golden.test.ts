@@ -39,13 +39,15 @@ const CASES: readonly Case[] = [
   {
     name: 'bash',
     tool: 'Bash',
-    input: { command: 'printf "one\\ntwo\\n"', description: 'Print two lines' },
+    // One write (cat copies the small file at once), so the live updates are the same on every run.
+    input: { command: 'cat src/app.ts', description: 'Show the app' },
     answers: ['allow_once'],
   },
   {
     name: 'bash.terminal',
     tool: 'Bash',
-    input: { command: 'printf "one\\ntwo\\n"', description: 'Print two lines' },
+    // One write (cat copies the small file at once), so the live updates are the same on every run.
+    input: { command: 'cat src/app.ts', description: 'Show the app' },
     answers: ['allow_once'],
     terminal: true,
   },

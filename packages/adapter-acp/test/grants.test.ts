@@ -1,152 +1,136 @@
-import fc from 'fast-check';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import { createClient, defineTool, loadSession } from '@codeagent/agent-core';
+import type { Script } from '@codeagent/providers';
+import { scriptedModel } from '@codeagent/providers';
+import { createBuiltinToolkit } from '@codeagent/tools';
 import { describe, expect, it } from 'vitest';
-import { describeGrant, grantCovers, ScopedGrants, scopedGrantFor } from '../src/index.js';
+import { z } from 'zod';
+import { createMemorySessionStore } from '../src/index.js';
+import { withEditor, workspace } from './helpers.js';
 
-const CWD = '/work/project';
-const bash = (command: string) => ({ command });
+const bash = (command: string): Script[number] => ({
+  parts: [{ type: 'tool-call', toolName: 'Bash', input: { command } }],
+});
+const done: Script[number] = { parts: [{ type: 'text', text: 'ok' }] };
 
-describe('scoped "allow always" grants', () => {
-  it('grants a Bash command its subcommand prefix, matched word by word', () => {
-    const g = scopedGrantFor('Bash', bash('npm test'), CWD);
-    expect(g).toEqual({ tool: 'Bash', prefix: ['npm', 'test'], exact: false });
-    if (!g) throw new Error('no grant');
-    expect(describeGrant(g)).toBe('commands starting with `npm test`');
-    expect(grantCovers(g, 'Bash', bash('npm test'), CWD)).toBe(true);
-    expect(grantCovers(g, 'Bash', bash('npm  test -- --watch'), CWD)).toBe(true);
-    expect(grantCovers(g, 'Bash', bash('npm testify'), CWD)).toBe(false);
-    expect(grantCovers(g, 'Bash', bash('npm run build'), CWD)).toBe(false);
-    expect(grantCovers(g, 'Bash', bash('npm'), CWD)).toBe(false);
-    expect(grantCovers(g, 'Bash', bash('npm test; rm -rf /'), CWD)).toBe(false);
-    expect(grantCovers(g, 'Bash', bash('npm test && curl evil.example'), CWD)).toBe(false);
-    expect(grantCovers(g, 'Bash', bash('npm test $(rm -rf /)'), CWD)).toBe(false);
-    expect(grantCovers(g, 'Bash', bash('npm test `id`'), CWD)).toBe(false);
-    expect(grantCovers(g, 'Bash', bash('npm test > /etc/passwd'), CWD)).toBe(false);
-    expect(grantCovers(g, 'Bash', bash('npm test\nrm -rf /'), CWD)).toBe(false);
-    expect(grantCovers(g, 'Bash', bash('FOO=1 npm test'), CWD)).toBe(false);
-    expect(grantCovers(g, 'Bash', bash('npm t\u0435st'), CWD)).toBe(false); // Cyrillic e
-    expect(grantCovers(g, 'Bash', { command: 'npm test', run_in_background: true }, CWD)).toBe(false);
-    expect(grantCovers(g, 'Edit', bash('npm test'), CWD)).toBe(false);
-  });
+async function prompt(ctx: acp.ClientContext, sessionId: string, text: string) {
+  return ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+}
 
-  it('grants wrappers, destructive commands and commands without a subcommand exactly', () => {
-    for (const command of [
-      'rm build',
-      'rm -rf build',
-      'env npm test',
-      'sh script.sh',
-      'xargs rm',
-      'ls',
-      'ls -la',
-      'node --version',
-      '/usr/bin/env npm test',
-    ]) {
-      const g = scopedGrantFor('Bash', bash(command), CWD);
-      expect(g, command).toMatchObject({ exact: true });
-      if (!g) throw new Error('no grant');
-      expect(grantCovers(g, 'Bash', bash(command), CWD)).toBe(true);
-      expect(grantCovers(g, 'Bash', bash(`${command} /`), CWD)).toBe(false);
-    }
-  });
+/** A package whose scripts leave a file per run, so the test sees what ran. */
+const pkg = JSON.stringify({
+  name: 'w',
+  version: '1.0.0',
+  scripts: { test: "node -e \"require('fs').writeFileSync('ran-'+Date.now()+Math.random(),'')\"" },
+});
 
-  it('offers no grant for commands whose words differ from what the shell runs', () => {
-    for (const command of [
-      'npm test; rm -rf /',
-      'echo "hi"',
-      "echo 'hi'",
-      'echo $HOME',
-      'ls *.ts',
-      'cat ~/.ssh/id_rsa',
-      'echo a\\ b',
-      'FOO=1 npm test',
-      'npm test # comment',
-      'echo {a,b}',
-      '',
-      '   ',
-      '\u001b[31mnpm test',
-      'npm test\u202e',
-    ]) {
-      expect(scopedGrantFor('Bash', bash(command), CWD), JSON.stringify(command)).toBeNull();
-    }
-    expect(scopedGrantFor('Bash', { command: 'npm test', run_in_background: true }, CWD)).toBeNull();
-    expect(scopedGrantFor('Bash', { command: 42 }, CWD)).toBeNull();
-    expect(scopedGrantFor('Bash', null, CWD)).toBeNull();
-  });
+describe('"allow always" is permission-gate\'s scoped session grant', () => {
+  it('always for `npm test` allows `npm test -- x` unasked but asks for `npm publish`; the label names the scope', async () => {
+    const cwd = await workspace({ 'package.json': pkg });
+    const script: Script = [bash('npm test'), done, bash('npm test -- x'), done, bash('npm publish'), done];
+    await withEditor({ cwd, script, answers: ['allow_always', 'reject_once'] }, async (ctx, run) => {
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+      await prompt(ctx, sessionId, 'one');
+      await prompt(ctx, sessionId, 'two');
+      await prompt(ctx, sessionId, 'three');
+      expect(run.permissions.map((p) => p.toolCall.rawInput)).toEqual([
+        { command: 'npm test' },
+        { command: 'npm publish' },
+      ]);
+      const always = run.permissions[0]?.options.find((o) => o.optionId === 'allow_always');
+      expect(always?.name).toBe('Always allow Bash commands starting with `npm test` in this session');
+      expect(always?.kind).toBe('allow_always');
+    });
+    // `npm test` ran twice (once approved, once by the grant); `npm publish` was rejected.
+    expect(readdirSync(cwd).filter((f) => f.startsWith('ran-'))).toHaveLength(2);
+  }, 60_000);
 
-  it('grants a file tool the absolute path, for that tool only', () => {
-    const g = scopedGrantFor('Edit', { file_path: 'src/a.ts' }, CWD);
-    expect(g).toEqual({ tool: 'Edit', path: '/work/project/src/a.ts' });
-    if (!g) throw new Error('no grant');
-    expect(grantCovers(g, 'Edit', { file_path: './src/a.ts' }, CWD)).toBe(true);
-    expect(grantCovers(g, 'Edit', { file_path: '/work/project/src/a.ts' }, CWD)).toBe(true);
-    expect(grantCovers(g, 'Edit', { file_path: 'src/b.ts' }, CWD)).toBe(false);
-    expect(grantCovers(g, 'Edit', { file_path: '../project2/src/a.ts' }, CWD)).toBe(false);
-    expect(grantCovers(g, 'Write', { file_path: 'src/a.ts' }, CWD)).toBe(false);
-    expect(scopedGrantFor('Write', { file_path: '' }, CWD)).toBeNull();
-    expect(scopedGrantFor('Write', { file_path: 'a\u0000b' }, CWD)).toBeNull();
-  });
+  it('a chained command is never covered by a prefix grant', async () => {
+    const cwd = await workspace({ 'package.json': pkg });
+    const script: Script = [bash('npm test'), done, bash('npm test && touch pwned'), done];
+    await withEditor({ cwd, script, answers: ['allow_always', 'reject_once'] }, async (ctx, run) => {
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+      await prompt(ctx, sessionId, 'one');
+      await prompt(ctx, sessionId, 'two');
+      expect(run.permissions).toHaveLength(2);
+      // Chaining cannot be scoped: no "always" for it.
+      expect(run.permissions[1]?.options.map((o) => o.optionId)).toEqual(['allow_once', 'reject_once']);
+    });
+    expect(existsSync(join(cwd, 'pwned'))).toBe(false);
+  }, 60_000);
 
-  it('never grants a whole tool: other tools get no "allow always"', () => {
-    for (const name of ['job_kill', 'mcp__server__tool', 'WebFetch', 'Glob', 'TodoWrite']) {
-      expect(scopedGrantFor(name, { path: '.', url: 'https://x' }, CWD)).toBeNull();
-    }
-  });
-
-  it('property: a grant covers the call it came from and nothing with shell syntax appended', () => {
-    const word = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/);
-    const meta = fc.constantFrom(
-      '; rm -rf /',
-      ' && id',
-      ' | sh',
-      ' $(id)',
-      ' `id`',
-      ' > x',
-      '\nid',
-      ' & id',
-      ' < /etc/passwd',
+  it('never tool-wide: a tool the gate could only grant whole gets no "allow always", and the answer anyway is a rejection', async () => {
+    const cwd = await workspace();
+    let ran = 0;
+    const deploy = defineTool({
+      name: 'deploy',
+      description: 'Deploys',
+      inputSchema: z.object({ target: z.string() }),
+      capability: 'exec',
+      execute: () => {
+        ran += 1;
+        return 'deployed';
+      },
+    });
+    const script: Script = [
+      { parts: [{ type: 'tool-call', toolName: 'deploy', input: { target: 'prod' } }] },
+      done,
+      { parts: [{ type: 'tool-call', toolName: 'deploy', input: { target: 'prod' } }] },
+      done,
+    ];
+    const model = scriptedModel(script);
+    await withEditor(
+      {
+        cwd,
+        script,
+        answers: ['allow_always', 'allow_once'],
+        agent: {
+          createSession: ({ cwd: dir }) => ({
+            client: createClient({ model, cwd: dir, tools: [deploy], skills: false }),
+          }),
+        },
+      },
+      async (ctx, run) => {
+        const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+        await prompt(ctx, sessionId, 'one');
+        await prompt(ctx, sessionId, 'two');
+        expect(run.permissions).toHaveLength(2);
+        for (const p of run.permissions)
+          expect(p.options.map((o) => o.optionId)).toEqual(['allow_once', 'reject_once']);
+      },
     );
-    fc.assert(
-      fc.property(fc.array(word, { minLength: 1, maxLength: 5 }), meta, (words, tail) => {
-        const command = words.join(' ');
-        const g = scopedGrantFor('Bash', bash(command), CWD);
-        if (g === null) return;
-        expect(grantCovers(g, 'Bash', bash(command), CWD)).toBe(true);
-        expect(grantCovers(g, 'Bash', bash(command + tail), CWD)).toBe(false);
-        expect(grantCovers(g, 'Write', bash(command), CWD)).toBe(false);
-        expect('prefix' in g && g.prefix.length).toBeGreaterThan(0);
-      }),
-    );
+    // The unoffered "always" was a rejection; the second call was allowed once.
+    expect(ran).toBe(1);
   });
 
-  it('property: arbitrary input never throws and grants only what it can scope', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), fc.anything(), (command, other) => {
-        const g = scopedGrantFor('Bash', { command }, CWD);
-        if (g !== null) {
-          expect(/[;&|`\n\r<>\u0000$"'\\]/.test(command)).toBe(false);
-          expect(grantCovers(g, 'Bash', { command }, CWD)).toBe(true);
-        }
-        scopedGrantFor('Edit', other, CWD);
-        scopedGrantFor('Bash', other, CWD);
-      }),
-    );
-  });
-
-  it('is fast on huge and hostile commands', () => {
-    const huge = `npm test ${'a '.repeat(500_000)}`;
-    const g = scopedGrantFor('Bash', bash('npm test'), CWD);
-    if (!g) throw new Error('no grant');
-    expect(grantCovers(g, 'Bash', bash(huge), CWD)).toBe(true);
-    expect(scopedGrantFor('Bash', bash(`${'-'.repeat(1_000_000)}`), CWD)).toBeNull();
-  });
-
-  it('keeps grants per session', () => {
-    const a = new ScopedGrants(CWD);
-    const b = new ScopedGrants(CWD);
-    const g = scopedGrantFor('Bash', bash('git status'), CWD);
-    if (!g) throw new Error('no grant');
-    a.add(g);
-    expect(a.covers('Bash', bash('git status --short'))).toBe(true);
-    expect(b.covers('Bash', bash('git status'))).toBe(false);
-    expect(a.list()).toEqual([g]);
-  });
+  it("like the CLI's, a grant does not survive session/load: the loaded session asks again", async () => {
+    const cwd = await workspace({ 'package.json': pkg });
+    const store = createMemorySessionStore();
+    const script: Script = [bash('npm test'), done, bash('npm test'), done];
+    const model = scriptedModel(script);
+    const agent = {
+      store,
+      createSession: ({ cwd: dir, saved }: { cwd: string; saved?: unknown }) => {
+        const toolkit = createBuiltinToolkit({ cwd: dir });
+        const opts = { model, cwd: dir, tools: toolkit.tools, skills: false as const };
+        return {
+          client: saved === undefined ? createClient(opts) : loadSession(saved, opts),
+          dispose: () => toolkit.dispose(),
+        };
+      },
+    };
+    let id = '';
+    await withEditor({ cwd, script, answers: ['allow_always'], agent }, async (ctx, run) => {
+      ({ sessionId: id } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] }));
+      await prompt(ctx, id, 'one');
+      expect(run.permissions).toHaveLength(1);
+    });
+    await withEditor({ cwd, script, answers: ['reject_once'], agent }, async (ctx, run) => {
+      await ctx.request(acp.methods.agent.session.load, { sessionId: id, cwd, mcpServers: [] });
+      await prompt(ctx, id, 'two');
+      expect(run.permissions.map((p) => p.toolCall.rawInput)).toEqual([{ command: 'npm test' }]);
+    });
+  }, 60_000);
 });

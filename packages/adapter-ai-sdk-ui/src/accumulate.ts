@@ -78,6 +78,8 @@ export function applyChunk(message: AgentUIMessage, chunk: AgentUIChunk): void {
       return;
     }
     case 'tool-output-available': {
+      // Live output of a running call is display only: the stored copy keeps the call running until its result.
+      if (chunk.preliminary === true) return;
       const part = findTool(message, chunk.toolCallId);
       if (!part) return;
       const meta = chunk.toolMetadata ?? part.toolMetadata;

@@ -15,6 +15,15 @@ const COALESCE_CHARS = 16 * 1024;
  * The chunk at `log[from]` and the position after it; consecutive text (or reasoning) deltas of one part that are
  * already logged go out as one chunk, so a client that reads slower than the model streams parses fewer chunks.
  */
+/** A dropped log entry (a live output a later one replaced): responses skip it. */
+const SKIPPED: AgentUIChunk = Object.freeze({
+  type: 'message-metadata',
+  messageMetadata: {},
+}) as AgentUIChunk;
+
+const isLive = (chunk: AgentUIChunk): chunk is Extract<AgentUIChunk, { type: 'tool-output-available' }> =>
+  chunk.type === 'tool-output-available' && chunk.preliminary === true;
+
 function coalesce(log: readonly AgentUIChunk[], from: number): [AgentUIChunk, number] {
   const first = log[from] as AgentUIChunk;
   let next = from + 1;
@@ -130,6 +139,8 @@ interface Turn {
   readonly requested: Set<string>;
   /** Approvals by tool call id. */
   readonly approvals: Map<string, Approval>;
+  /** Where in the log each running call's latest live output is (an older one is dropped from the log). */
+  readonly liveAt: Map<string, number>;
   readonly ended: Promise<void>;
   done: boolean;
 }
@@ -243,6 +254,21 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     if (chunks.length === 0) return;
     let store = false;
     for (const chunk of chunks) {
+      if (isLive(chunk)) {
+        // Live output replaces the call's previous one: the log keeps only the latest (memory stays bounded by the
+        // running calls), and it is not stored (a reload shows the call running; the result replaces it).
+        const before = t.liveAt.get(chunk.toolCallId);
+        if (before !== undefined) t.log[before] = SKIPPED;
+        t.liveAt.set(chunk.toolCallId, t.log.length);
+        t.log.push(chunk);
+        continue;
+      }
+      if (chunk.type.startsWith('tool-output')) {
+        const toolCallId = (chunk as { toolCallId: string }).toolCallId;
+        const before = t.liveAt.get(toolCallId);
+        if (before !== undefined) t.log[before] = SKIPPED;
+        t.liveAt.delete(toolCallId);
+      }
       applyChunk(t.message, chunk);
       t.log.push(chunk);
       if (
@@ -383,6 +409,7 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
       outstanding: new Set(),
       requested: new Set(),
       approvals: new Map(),
+      liveAt: new Map(),
       ended,
       done: false,
     };
@@ -484,6 +511,7 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
           const [chunk, next] = coalesce(t.log, cursor);
           cursor = next;
           t.delivered = Math.max(t.delivered, cursor);
+          if (chunk === SKIPPED) continue;
           await write(chunk);
           if (chunk.type === 'finish') return;
         }

@@ -61,6 +61,11 @@ export interface ToolPartInfo {
   readonly intent: string | null;
   /** Who denied the call, when it was denied. */
   readonly denied: DenialSource | null;
+  /**
+   * While the call runs: the end of its output so far, raw (render it as terminal output: SGR kept, every other
+   * escape removed, as `ToolCallCard`'s `output` does), from a preliminary output; `null` otherwise.
+   */
+  readonly liveOutput: string | null;
 }
 
 /** Options of {@link readToolPart}. */
@@ -119,7 +124,9 @@ export function readToolPart(part: unknown, options: ReadToolPartOptions = {}): 
   const p = part as Rec;
   const toolName =
     typeof p.toolName === 'string' ? p.toolName : String(p.type).replace(/^tool-/, '') || 'tool';
-  const state = typeof p.state === 'string' ? p.state : 'input-available';
+  // A preliminary output is live output of a running call, not its result.
+  const preliminary = p.state === 'output-available' && p.preliminary === true;
+  const state = preliminary ? 'input-available' : typeof p.state === 'string' ? p.state : 'input-available';
   const meta = codeagentToolMetadata(part);
   const call = isToolCallView(meta?.call)
     ? meta.call
@@ -166,6 +173,7 @@ export function readToolPart(part: unknown, options: ReadToolPartOptions = {}): 
     approvalId: approval,
     intent: typeof meta?.intent === 'string' ? meta.intent : null,
     denied,
+    liveOutput: preliminary && typeof meta?.live === 'string' ? meta.live : null,
   };
 }
 

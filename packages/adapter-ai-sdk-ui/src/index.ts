@@ -31,6 +31,8 @@ export {
   type EventMapper,
   type EventMapperOptions,
   finishReasonFor,
+  LIVE_OUTPUT_INTERVAL_MS,
+  LIVE_OUTPUT_TAIL,
   usageMetadata,
 } from './mapper.js';
 export {

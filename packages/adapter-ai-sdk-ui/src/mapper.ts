@@ -1,4 +1,5 @@
 import type { AgentEvent, StreamResult, Usage } from '@codeagent/agent-core';
+import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
 import type { FinishReason, UIMessageChunk } from 'ai';
 
 type JSONObject = NonNullable<Extract<UIMessageChunk, { type: 'tool-input-available' }>['toolMetadata']>;
@@ -10,6 +11,11 @@ import {
   TOOL_METADATA_KEY,
 } from './metadata.js';
 
+/** Characters of a running call's output the live tool part carries (its end: the latest output). */
+export const LIVE_OUTPUT_TAIL = 16 * 1024;
+/** At most one live update of a running call's tool part this often (ms); the next tick sends what waited. */
+export const LIVE_OUTPUT_INTERVAL_MS = 100;
+
 /** A UI message chunk with the adapter's message metadata. */
 export type AgentUIChunk = UIMessageChunk<CodeagentMessageMetadata>;
 
@@ -19,6 +25,8 @@ export interface EventMapperOptions {
   readonly idPrefix?: string;
   /** Why a call was denied, when the host knows (an approval it asked); consulted for error results. */
   readonly denialOf?: (toolCallId: string) => DenialSource | undefined;
+  /** Clock for the live-output interval (ms); default `performance.now`. */
+  readonly now?: () => number;
 }
 
 /** Turns agent-core events into AI SDK UI message chunks, one event at a time. */
@@ -88,6 +96,36 @@ export function createEventMapper(options: EventMapperOptions = {}): EventMapper
   let counter = 0;
   let open: { type: 'text' | 'reasoning'; id: string } | null = null;
   const calls = new Map<string, CodeagentToolMetadata>();
+  const now = options.now ?? (() => performance.now());
+  /** Live output of running calls: the raw tail, when it was last sent, whether more waits. */
+  const live = new Map<string, { tail: string; sentAt: number; waiting: boolean }>();
+
+  /** A preliminary output of a running call: the plain tail as `output`, the raw tail (SGR) in the metadata. */
+  const liveChunk = (toolCallId: string, tail: string): AgentUIChunk => {
+    const call = calls.get(toolCallId) ?? {
+      call: { card: 'generic', title: 'tool', kind: 'other' },
+      intent: null,
+    };
+    return {
+      type: 'tool-output-available',
+      toolCallId,
+      output: sanitizeTerminalText(tail, { keepSgr: false }),
+      dynamic: true,
+      preliminary: true,
+      toolMetadata: toolMetadata({ ...call, live: tail }),
+    };
+  };
+  const dueLive = (): AgentUIChunk[] => {
+    const out: AgentUIChunk[] = [];
+    const t = now();
+    for (const [id, l] of live) {
+      if (!l.waiting || t - l.sentAt < LIVE_OUTPUT_INTERVAL_MS) continue;
+      l.waiting = false;
+      l.sentAt = t;
+      out.push(liveChunk(id, l.tail));
+    }
+    return out;
+  };
 
   const closeParts = (): AgentUIChunk[] => {
     if (open === null) return [];
@@ -134,8 +172,19 @@ export function createEventMapper(options: EventMapperOptions = {}): EventMapper
         });
         return out;
       }
+      case 'tool-output': {
+        // Only for a call this mapper announced (agent-core sends output only between request and result).
+        if (!calls.has(event.id)) return [];
+        const l = live.get(event.id) ?? { tail: '', sentAt: Number.NEGATIVE_INFINITY, waiting: false };
+        const tail = l.tail + event.text;
+        l.tail = tail.length > LIVE_OUTPUT_TAIL ? tail.slice(tail.length - LIVE_OUTPUT_TAIL) : tail;
+        l.waiting = true;
+        live.set(event.id, l);
+        return [...closeParts(), ...dueLive()];
+      }
       case 'tool-result': {
         const out = closeParts();
+        live.delete(event.id);
         const call = calls.get(event.id);
         calls.delete(event.id);
         const base: CodeagentToolMetadata = call ?? {
@@ -197,12 +246,14 @@ export function createEventMapper(options: EventMapperOptions = {}): EventMapper
         // A recovered error (a retry, a note) is not a stream error: the turn goes on.
         if (event.recovered) return [];
         return [...closeParts(), { type: 'error', errorText: event.message }];
-      case 'tool-output':
-      case 'usage':
       case 'tick':
+        // Live output that waited for its interval goes out now.
+        return live.size === 0 ? [] : dueLive();
+      case 'usage':
       case 'compaction':
         return [];
       case 'end': {
+        live.clear();
         const metadata: CodeagentMessageMetadata = {
           stopReason: event.result.stopReason,
           finishReason: event.result.finishReason,

@@ -30,6 +30,11 @@ export interface CodeagentToolMetadata {
   readonly isError?: boolean;
   /** Set when the call was denied, saying by whom. */
   readonly denied?: DenialSource;
+  /**
+   * While the call runs: the end of its raw output so far (SGR and other escapes untouched: render it as terminal
+   * output, which keeps SGR and removes the rest). Only on preliminary outputs (`preliminary: true`).
+   */
+  readonly live?: string;
 }
 
 /** Token usage in the message metadata (the agent-core `Usage` fields a UI shows). */

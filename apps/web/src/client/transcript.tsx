@@ -186,6 +186,7 @@ const RowView = memo(
               view={info.call}
               result={info.result ?? undefined}
               status={info.status}
+              output={info.liveOutput ?? undefined}
               source={{ value: info.value, artifact: info.artifact }}
             >
               {hasResult ? (
