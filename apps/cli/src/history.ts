@@ -1,3 +1,4 @@
+import { assertNever } from '@codeagent/render-intent';
 import type { CodeagentClient } from '@codeagent/agent-core';
 import { clean } from './clean.js';
 
@@ -65,10 +66,8 @@ export function renderHistory(messages: readonly ModelMessage[], color: boolean)
       case 'tool':
       case 'system':
         break;
-      default: {
-        const never: never = message;
-        throw new Error(`unreachable role ${JSON.stringify(never)}`);
-      }
+      default:
+        return assertNever(message, 'history role');
     }
   }
   return lines;

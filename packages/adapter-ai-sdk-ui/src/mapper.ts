@@ -1,3 +1,4 @@
+import { assertNever } from '@codeagent/render-intent';
 import type { AgentEvent, StreamResult, Usage } from '@codeagent/agent-core';
 import type { FinishReason, UIMessageChunk } from 'ai';
 
@@ -46,10 +47,8 @@ export function finishReasonFor(stopReason: StreamResult['stopReason']): FinishR
     case 'max_turns':
     case 'budget_exceeded':
       return 'other';
-    default: {
-      const never: never = stopReason;
-      throw new Error(`unreachable stop reason ${String(never)}`);
-    }
+    default:
+      return assertNever(stopReason, 'stop reason');
   }
 }
 
@@ -217,10 +216,8 @@ export function createEventMapper(options: EventMapperOptions = {}): EventMapper
           },
         ];
       }
-      default: {
-        const never: never = event;
-        throw new Error(`unreachable agent event ${JSON.stringify(never)}`);
-      }
+      default:
+        return assertNever(event, 'agent event');
     }
   };
 

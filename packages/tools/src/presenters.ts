@@ -9,6 +9,7 @@ import {
   type ToolPresentation,
   type ToolResultView,
 } from '@codeagent/render-intent';
+import { isRecord as isDict } from '@codeagent/artifact-schema/internal';
 
 /** Names of the built-in tools. */
 export type BuiltinToolName =
@@ -29,7 +30,6 @@ export interface BuiltinPresentationsOptions {
 }
 
 type Dict = Record<string, unknown>;
-const isDict = (x: unknown): x is Dict => typeof x === 'object' && x !== null && !Array.isArray(x);
 const str = (o: Dict, k: string): string | undefined => (typeof o[k] === 'string' ? o[k] : undefined);
 
 /**
