@@ -27,7 +27,7 @@ import {
   renderApproval,
   type TerminalRenderer,
 } from '@codeagent/terminal';
-import type { FileDiff, ToolCallView } from '@codeagent/render-intent';
+import { assertNever, type FileDiff, type ToolCallView } from '@codeagent/render-intent';
 import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
 import { formatElapsed, Spinner } from './spinner.js';
@@ -94,10 +94,8 @@ export function exitStatusFor(result: StreamResult): number {
     case 'max_turns':
     case 'budget_exceeded':
       return 3;
-    default: {
-      const never: never = result.stopReason;
-      throw new Error(`unreachable stop reason ${String(never)}`);
-    }
+    default:
+      return assertNever(result.stopReason, 'stop reason');
   }
 }
 
@@ -107,7 +105,6 @@ export function exitStatusFor(result: StreamResult): number {
  */
 export class CliHost {
   #client: CodeagentClient;
-  #mode: PermissionMode;
   #totals: SessionTotals = { inputTokens: 0, outputTokens: 0, cost: 0, priced: true, turns: 0 };
   private chosen: ChosenModel;
   readonly toolkit: BuiltinToolkit;
@@ -158,8 +155,7 @@ export class CliHost {
     });
     this.checkpoints = new Checkpoints(this.toolkit.workspace);
     this.chosen = options.chosen;
-    this.#mode = options.mode;
-    this.#client = this.build(options.resume);
+    this.#client = this.build(options.resume, options.mode);
   }
 
   /** The agent-core client of this session (replaced, history kept, by {@link switchModel}). */
@@ -172,13 +168,14 @@ export class CliHost {
     return this.chosen;
   }
 
-  private build(resume: unknown): CodeagentClient {
+  /** A client in `mode`: the mode is given once, to the client, and lives in its gate from then on. */
+  private build(resume: unknown, mode: PermissionMode): CodeagentClient {
     const chosen = this.chosen;
     const clientOptions = {
       model: chosen.resolved.model,
       cwd: this.options.cwd,
       tools: this.checkpoints.wrap(this.toolkit.tools),
-      permissionMode: this.#mode,
+      permissionMode: mode,
       contextWindow: chosen.contextWindow,
       maxOutputTokens: chosen.maxOutputTokens,
       skills: {},
@@ -187,9 +184,9 @@ export class CliHost {
     };
     const client = resume === undefined ? createClient(clientOptions) : loadSession(resume, clientOptions);
     const { mode: _ignored, ...settings } = this.options.permissions ?? {};
+    // The client installed its gate in `mode`; this adds the settings and the ask callback, mode untouched.
     installPermissionGate(client, {
       ...settings,
-      mode: this.#mode,
       cwd: this.options.cwd,
       ...(this.options.rules ? { rules: this.options.rules } : {}),
       ...(this.options.protectedPaths ? { protectedPaths: this.options.protectedPaths } : {}),
@@ -201,8 +198,9 @@ export class CliHost {
   /** Switches the model mid-session (`/model`): the conversation, mode and tools carry over. */
   switchModel(chosen: ChosenModel): void {
     const saved: unknown = JSON.parse(this.#client.save());
+    const mode = this.#client.permissionMode;
     this.chosen = chosen;
-    this.#client = this.build(saved);
+    this.#client = this.build(saved, mode);
   }
 
   /** Tokens and cost of this session so far (`/cost`). */
@@ -239,8 +237,6 @@ export class CliHost {
 
   /** Changes the permission mode in place (`/mode`). */
   setMode(mode: PermissionMode): void {
-    this.#mode = mode;
-    installPermissionGate(this.client, { mode });
     this.client.setPermissionMode(mode);
   }
 
@@ -410,10 +406,8 @@ export class CliHost {
             write(`${this.footer(event.result)}\n`);
             break;
           }
-          default: {
-            const never: never = event;
-            throw new Error(`unreachable event ${JSON.stringify(never)}`);
-          }
+          default:
+            assertNever(event, 'agent event');
         }
       }
     } finally {

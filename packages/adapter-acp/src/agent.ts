@@ -381,7 +381,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     const client = s.handle.client;
     const records = new Map<string, ToolRecord>(client.toolRecords().map((r) => [r.id, r]));
     const ctx = mapping(s);
-    for (const message of client.history) {
+    for (const message of client.messages) {
       if (message.role === 'system' || message.role === 'tool') continue;
       const kind = message.role === 'user' ? 'user_message_chunk' : 'agent_message_chunk';
       if (typeof message.content === 'string') {
