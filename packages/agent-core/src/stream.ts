@@ -33,6 +33,7 @@ export function stream(
     input,
     (event) => dispatchToCallbacks(callbacks, event),
     options.signal,
+    typeof callbacks?.onToolOutput === 'function',
   );
 }
 

@@ -29,6 +29,7 @@ import { abortError } from './retry.js';
 import type { ToolRecord } from './session.js';
 import { type AgentTool, defineTool, intentSchema, presentationMeta, splitIntent } from './tool.js';
 import { globalToolMeta } from './tool-meta.js';
+import { silentOutput } from './tool-output.js';
 import type { Turn } from './turn.js';
 
 /** Host projection of a tool result into its toolkit's display data (the event's `display` field). */
@@ -403,15 +404,27 @@ export class ToolRunner {
       if (refused) return refused;
     }
     let output: unknown;
+    // Live output goes out between the call's request (delivered above) and its result: the sink delivers what it
+    // buffered before this function returns (the SDK reports the result after that) and drops later writes.
+    const sink = turn.outputSink(callId, tool.name, signal);
     try {
       if (signal.aborted) throw abortError();
-      output = tool.execute(args, { callId, name: tool.name, signal, cwd: this.#cwd, intent });
+      output = tool.execute(args, {
+        callId,
+        name: tool.name,
+        signal,
+        cwd: this.#cwd,
+        intent,
+        output: sink ? sink.write : silentOutput,
+      });
       // A tool that ignores its signal must not hold an interrupted turn open; a synchronous one is done.
       if (isThenable(output)) output = await turn.race(Promise.resolve(output), signal);
       else if (signal.aborted) throw abortError();
     } catch (e) {
       if (signal.aborted || isAbortError(e)) throw e;
       return ToolOutcome.failure(`Error: ${errorMessage(e)}`, errorMessage(e), errorMessage(e));
+    } finally {
+      sink?.close(signal.aborted);
     }
     return new ToolOutcome(normalizeToolOutput(output));
   }

@@ -5,6 +5,7 @@ import { isCapability, type ToolMeta } from '@codeagent/permission-gate';
 import type { PresentResultInput, ToolCallView, ToolResultView } from '@codeagent/render-intent';
 import { asSchema, jsonSchema } from 'ai';
 import { AgentCoreError } from './errors.js';
+import type { ToolOutputChunk } from './tool-output.js';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -18,6 +19,13 @@ export interface ToolContext {
   readonly cwd: string;
   /** The model-written reason for the call (`_intent`), or `null`. */
   readonly intent: string | null;
+  /**
+   * Reports output while the call runs (`{stream: 'stdout' | 'stderr', text}`), shown live by hosts as
+   * `tool-output` events; the model still sees only what `execute` returns. agent-core always passes it to
+   * `execute` (a no-op when nobody listens, ignored after the call ended or was aborted); it is absent in
+   * `precheck` and optional for hosts that call a tool directly, so call it as `ctx.output?.(chunk)`.
+   */
+  readonly output?: (chunk: ToolOutputChunk) => void;
 }
 
 /** Capability of a tool for the permission gate: a capability name or full metadata. */

@@ -580,6 +580,8 @@ export function createBashTool(options: BuiltinToolsOptions): AgentTool<BashArgs
         killGraceMs: limits.killGraceMs,
         shell: limits.shell,
         groups: s.groups,
+        // Live output for the host's card, within the same cap as the result; the model gets only the result.
+        onOutput: ctx?.output ? (stream, text) => ctx.output?.({ stream, text }) : undefined,
       });
       const value = bashValue(r.plain, r, timeoutMs);
       const meta = { output: r.output, exitCode: r.exitCode, signal: r.signal };
