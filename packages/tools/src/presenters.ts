@@ -1,3 +1,4 @@
+import type { LockedToolName } from '@codeagent/permission-gate';
 import {
   createBuiltinPresenters,
   displayPath,
@@ -11,17 +12,11 @@ import {
 } from '@codeagent/render-intent';
 import { isRecord as isDict } from '@codeagent/artifact-schema/internal';
 
-/** Names of the built-in tools. */
-export type BuiltinToolName =
-  | 'Read'
-  | 'Write'
-  | 'Edit'
-  | 'Glob'
-  | 'Grep'
-  | 'Bash'
-  | 'TodoWrite'
-  | 'job_output'
-  | 'job_kill';
+/**
+ * Names of the built-in tools: the gate's locked names (written once, in permission-gate) but `use_skill` (skills')
+ * and the reserved `WebFetch`.
+ */
+export type BuiltinToolName = Exclude<LockedToolName, 'use_skill' | 'WebFetch'>;
 
 /** Options of {@link createBuiltinPresentations}. */
 export interface BuiltinPresentationsOptions {
