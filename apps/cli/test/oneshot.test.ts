@@ -51,7 +51,14 @@ describe('codeagent -p and --json', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    const types = events.map((e) => e.type).filter((t) => t !== 'tick');
+    const all = events.map((e) => e.type).filter((t) => t !== 'tick');
+    // Live `tool-output` events (ADR 0170) come only between the call's request and its result.
+    const outputs = all.flatMap((t, i) => (t === 'tool-output' ? [i] : []));
+    for (const i of outputs) {
+      expect(i).toBeGreaterThan(all.indexOf('tool-request'));
+      expect(i).toBeLessThan(all.indexOf('tool-result'));
+    }
+    const types = all.filter((t) => t !== 'tool-output');
     expect(types).toEqual(['session', 'tool-request', 'tool-result', 'delta', 'usage', 'end']);
     const result = events.find((e) => e.type === 'tool-result');
     expect(Object.keys(result)).toEqual([
