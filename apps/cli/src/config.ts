@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 
 /** One model as the config file names it. Keys are never stored: only the name of the variable that holds one. */
 export interface ConfigModel {
@@ -43,10 +44,6 @@ export class ConfigError extends Error {
 
 function fail(path: string, field: string, what: string): never {
   throw new ConfigError(`${path}: ${field} ${what}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkModel(

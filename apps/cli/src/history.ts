@@ -1,3 +1,4 @@
+import { assertNever } from '@codeagent/render-intent';
 import type { CodeagentClient } from '@codeagent/agent-core';
 import { clean } from './clean.js';
 import { MarkdownStream } from './markdown.js';
@@ -77,10 +78,8 @@ export function renderHistory(
       case 'tool':
       case 'system':
         break;
-      default: {
-        const never: never = message;
-        throw new Error(`unreachable role ${JSON.stringify(never)}`);
-      }
+      default:
+        return assertNever(message, 'history role');
     }
   }
   return lines;

@@ -30,7 +30,7 @@ import {
   type TerminalRenderer,
   truncateToWidth,
 } from '@codeagent/terminal';
-import { type FileDiff, revealText, type ToolCallView } from '@codeagent/render-intent';
+import { assertNever, type FileDiff, revealText, type ToolCallView } from '@codeagent/render-intent';
 import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
 import { formatElapsed, Spinner } from './spinner.js';
@@ -99,10 +99,8 @@ export function exitStatusFor(result: StreamResult): number {
     case 'max_turns':
     case 'budget_exceeded':
       return 3;
-    default: {
-      const never: never = result.stopReason;
-      throw new Error(`unreachable stop reason ${String(never)}`);
-    }
+    default:
+      return assertNever(result.stopReason, 'stop reason');
   }
 }
 
@@ -112,7 +110,6 @@ export function exitStatusFor(result: StreamResult): number {
  */
 export class CliHost {
   #client: CodeagentClient;
-  #mode: PermissionMode;
   #totals: SessionTotals = { inputTokens: 0, outputTokens: 0, cost: 0, priced: true, turns: 0 };
   private chosen: ChosenModel;
   readonly toolkit: BuiltinToolkit;
@@ -182,8 +179,7 @@ export class CliHost {
     });
     this.checkpoints = new Checkpoints(this.toolkit.workspace);
     this.chosen = options.chosen;
-    this.#mode = options.mode;
-    this.#client = this.build(options.resume);
+    this.#client = this.build(options.resume, options.mode);
   }
 
   /** The agent-core client of this session (replaced, history kept, by {@link switchModel}). */
@@ -196,13 +192,17 @@ export class CliHost {
     return this.chosen;
   }
 
-  private build(resume: unknown, gate: PermissionGate | null = null): CodeagentClient {
+  /**
+   * A client in `mode`: the mode is given once, to the client, and lives in its gate from then on. With `gate`
+   * (`/model`), that gate moves to the new client instead, with its mode, rules and "always" grants.
+   */
+  private build(resume: unknown, mode: PermissionMode, gate: PermissionGate | null = null): CodeagentClient {
     const chosen = this.chosen;
     const clientOptions = {
       model: chosen.resolved.model,
       cwd: this.options.cwd,
       tools: this.checkpoints.wrap(this.toolkit.tools),
-      permissionMode: this.#mode,
+      permissionMode: mode,
       contextWindow: chosen.contextWindow,
       maxOutputTokens: chosen.maxOutputTokens,
       skills: {},
@@ -216,9 +216,9 @@ export class CliHost {
       return client;
     }
     const { mode: _ignored, ...settings } = this.options.permissions ?? {};
+    // The client installed its gate in `mode`; this adds the settings and the ask callback, mode untouched.
     installPermissionGate(client, {
       ...settings,
-      mode: this.#mode,
       cwd: this.options.cwd,
       ...(this.options.rules ? { rules: this.options.rules } : {}),
       ...(this.options.protectedPaths ? { protectedPaths: this.options.protectedPaths } : {}),
@@ -234,8 +234,9 @@ export class CliHost {
   switchModel(chosen: ChosenModel): void {
     const saved: unknown = JSON.parse(this.#client.save());
     const gate = this.gate();
+    const mode = this.#client.permissionMode;
     this.chosen = chosen;
-    this.#client = this.build(saved, gate);
+    this.#client = this.build(saved, mode, gate);
   }
 
   /** Tokens and cost of this session so far (`/cost`). */
@@ -272,8 +273,6 @@ export class CliHost {
 
   /** Changes the permission mode in place (`/mode`). */
   setMode(mode: PermissionMode): void {
-    this.#mode = mode;
-    installPermissionGate(this.client, { mode });
     this.client.setPermissionMode(mode);
   }
 
@@ -534,10 +533,8 @@ export class CliHost {
             write(`${this.footer(event.result)}\n`);
             break;
           }
-          default: {
-            const never: never = event;
-            throw new Error(`unreachable event ${JSON.stringify(never)}`);
-          }
+          default:
+            assertNever(event, 'agent event');
         }
       }
     } finally {

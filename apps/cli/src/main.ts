@@ -25,6 +25,7 @@ import { attachMentions } from './mentions.js';
 import { nullSink } from './output.js';
 import { describeSession, pickSession } from './picker.js';
 import { createSystemPrompt, displaySafe } from '@codeagent/system-prompt';
+import { resolveColor } from '@codeagent/terminal';
 import { runRepl } from './repl.js';
 import { resolveDataDir, SessionStore } from './sessions.js';
 import { type ResolvedSettings, resolveSettings } from './settings.js';
@@ -80,10 +81,10 @@ export async function runCli(proc: CliProcess): Promise<number> {
   // -p: stdout carries only the answer (or NDJSON); progress goes to stderr when asked for or on a terminal.
   const showProgress = !oneShot || (!options.json && (options.verbose || proc.stderr.isTTY === true));
   const progress: HostIO['stdout'] = !oneShot ? proc.stdout : showProgress ? proc.stderr : nullSink();
-  const color =
-    !options.noColor &&
-    !(proc.env.NO_COLOR !== undefined && proc.env.NO_COLOR !== '') &&
-    (proc.env.FORCE_COLOR !== undefined ? proc.env.FORCE_COLOR !== '0' : progress.isTTY === true);
+  // One colour rule for the whole host: --no-color, then NO_COLOR, then FORCE_COLOR, then the terminal.
+  const colorFor = (stream: { isTTY?: boolean }) =>
+    resolveColor({ color: options.noColor ? false : 'auto', env: proc.env, isTTY: stream.isTTY === true });
+  const color = colorFor(progress);
   const keys: KeyInput =
     showProgress && !options.json
       ? stdinKeys(proc.stdin)
@@ -105,7 +106,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
     const found = await findSession(options, store, resolve(options.cwd), {
       write: (text) => proc.stderr.write(text),
       keys: stdinKeys(proc.stdin),
-      color: !options.noColor && proc.stderr.isTTY === true && !proc.env.NO_COLOR,
+      color: colorFor(proc.stderr),
       interactive: proc.stdin.isTTY === true && proc.stderr.isTTY === true,
     });
     if (found === 'cancelled') return EXIT.completed;
@@ -229,18 +230,18 @@ export async function runCli(proc: CliProcess): Promise<number> {
     );
     for (const warning of prompt.warnings) info(`instructions: ${displaySafe(warning)}`);
     if (resume !== undefined) {
-      info(`resumed session ${sessionId} (${host.client.history.length} messages)`);
+      info(`resumed session ${sessionId} (${host.client.messages.length} messages)`);
       if (recovered > 0) {
         info(`recovered ${recovered} completed step(s) of a turn that was interrupted before it was saved`);
       }
       if (!options.json)
         for (const line of renderHistory(
-          host.client.history,
+          host.client.messages,
           color,
           progress.isTTY === true ? progress.columns : undefined,
         ))
           info(line);
-      if (!options.json && host.client.history.length > 0)
+      if (!options.json && host.client.messages.length > 0)
         info(color ? '\u001b[2m── resumed ──\u001b[0m' : '── resumed ──');
     }
     const save = async (title: string) => {

@@ -72,4 +72,29 @@ describe('the REPL with piped input', () => {
     );
     expect(r.stdout).toMatch(/\d{4}-\d\d-\d\dT.*\/say-hello Ada Paris/);
   });
+
+  it('/mode changes the mode the gate decides with for the next turn (the mode lives in the gate alone)', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'codeagent-repl-mode-'));
+    const work = join(root, 'work');
+    await mkdir(work);
+    const write = (file: string) => ({
+      parts: [{ type: 'tool-call', toolName: 'Write', input: { file_path: file, content: `${file}\n` } }],
+    });
+    // plan denies writes, accept_edits allows them without asking: no approval is needed on a pipe.
+    await writeFile(
+      join(root, 's.json'),
+      JSON.stringify([write('planned.txt'), 'one', write('edited.txt'), 'two']),
+    );
+    const input = ['/mode plan', 'first', '/mode accept_edits', 'second', '/mode', '/exit', ''];
+    const r = await runWithInput(
+      ['--script', join(root, 's.json'), '--cwd', work, '--data-dir', join(root, 'data')],
+      input.join('\n'),
+      { HOME: root, NO_COLOR: '1' },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const files = await readdir(work);
+    expect(files).not.toContain('planned.txt');
+    expect(files).toContain('edited.txt');
+    expect(r.stdout).toMatch(/mode: accept_edits\s*$/m);
+  });
 });

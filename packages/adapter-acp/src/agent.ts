@@ -340,12 +340,13 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       title: '',
       turn: null,
     };
+    // The session's mode is the adapter's, whatever the host's client was built with; from here on it lives in
+    // the gate and `set_mode` changes it there alone.
     installPermissionGate(handle.client, {
       mode: defaultMode,
       cwd,
       ask: (name, input, id, context) => ask(s, name, input, id, context),
     });
-    handle.client.setPermissionMode(defaultMode);
     sessions.set(sessionId, s);
     return s;
   }
@@ -396,7 +397,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     const client = s.handle.client;
     const records = new Map<string, ToolRecord>(client.toolRecords().map((r) => [r.id, r]));
     const ctx = mapping(s);
-    for (const message of client.history) {
+    for (const message of client.messages) {
       if (message.role === 'system' || message.role === 'tool') continue;
       const kind = message.role === 'user' ? 'user_message_chunk' : 'agent_message_chunk';
       if (typeof message.content === 'string') {
@@ -711,7 +712,6 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       const s = requireSession(params.sessionId);
       const mode = toPermissionMode(params.modeId);
       if (mode === null) throw RequestError.invalidParams({ modeId: params.modeId }, 'unknown mode');
-      installPermissionGate(s.handle.client, { mode });
       s.handle.client.setPermissionMode(mode);
       await send(client, s.id, { sessionUpdate: 'current_mode_update', currentModeId: mode });
       return {};

@@ -4,6 +4,7 @@ import type { AskResult } from '@codeagent/permission-gate';
 import { type AgentUIMessage, applyChunk } from './accumulate.js';
 import { type AgentUIChunk, createEventMapper, type EventMapper } from './mapper.js';
 import { ALLOW_ALWAYS_REASON, type DenialSource } from './metadata.js';
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 
 /** Default time an approval may stay unanswered before it denies: 15 minutes. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 15 * 60 * 1000;
@@ -146,7 +147,6 @@ interface Turn {
 }
 
 type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 interface ApprovalAnswer {
   readonly toolCallId: string;

@@ -24,6 +24,7 @@ import {
   type DenialSource,
   TOOL_METADATA_KEY,
 } from './metadata.js';
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 
 export {
   ALLOW_ALWAYS_REASON,
@@ -75,7 +76,6 @@ export interface ReadToolPartOptions {
 }
 
 type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 const DENIALS: readonly string[] = ['user', 'rule', 'timeout', 'unknown-approval', 'aborted'];
 
 /** True when `part` is a tool part (`dynamic-tool` or `tool-<name>`) with a call id. */

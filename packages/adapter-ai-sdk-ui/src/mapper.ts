@@ -1,3 +1,4 @@
+import { assertNever } from '@codeagent/render-intent';
 import type { AgentEvent, StreamResult, Usage } from '@codeagent/agent-core';
 import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
 import type { FinishReason, UIMessageChunk } from 'ai';
@@ -54,10 +55,8 @@ export function finishReasonFor(stopReason: StreamResult['stopReason']): FinishR
     case 'max_turns':
     case 'budget_exceeded':
       return 'other';
-    default: {
-      const never: never = stopReason;
-      throw new Error(`unreachable stop reason ${String(never)}`);
-    }
+    default:
+      return assertNever(stopReason, 'stop reason');
   }
 }
 
@@ -269,10 +268,8 @@ export function createEventMapper(options: EventMapperOptions = {}): EventMapper
           },
         ];
       }
-      default: {
-        const never: never = event;
-        throw new Error(`unreachable agent event ${JSON.stringify(never)}`);
-      }
+      default:
+        return assertNever(event, 'agent event');
     }
   };
 

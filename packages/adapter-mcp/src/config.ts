@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { McpAdapterError } from './errors.js';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 
 /** A server started as a local process that speaks MCP over its stdio. */
 export interface McpStdioServerConfig {
@@ -44,9 +45,6 @@ export interface ParseMcpConfigOptions {
 
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function expand(
   text: string,

@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from './config.js';
 import { McpAdapterError } from './errors.js';
 import { cleanServerText } from './text.js';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 
 /** A tool as the server lists it (names and texts cleaned; the schema passed through as JSON Schema). */
 export interface McpToolInfo {
@@ -70,9 +71,6 @@ export type McpConnectionState = 'idle' | 'connecting' | 'ready' | 'failed' | 'c
 
 const MAX_DESCRIPTION = 4000;
 const MAX_DELAY = 30_000;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function toolInfo(raw: unknown): McpToolInfo | undefined {
   if (!isRecord(raw) || typeof raw.name !== 'string' || raw.name === '') return undefined;

@@ -1,5 +1,6 @@
 import { type ToolResult, toolResult } from '@codeagent/artifact-schema';
 import { capHeadTail, cleanServerText } from './text.js';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 
 /** Limits applied when an MCP result becomes a tool result (every field is untrusted server output). */
 export interface McpResultLimits {
@@ -26,7 +27,6 @@ const DEFAULTS = {
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 type Rec = Record<string, unknown>;
-const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The rows of structured content that is an array of records, or an object whose only value is one. */

@@ -13,6 +13,7 @@ import {
 import { mcpToolName } from './names.js';
 import { errorResult, type McpResultLimits, mcpResultToToolResult } from './result.js';
 import { clipServerText } from './text.js';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 
 /** How the user configured one server, beyond how to start it. */
 export interface McpServerPolicy {
@@ -73,9 +74,6 @@ export function mcpToolCapability(tool: McpToolInfo, policy: McpServerPolicy = {
   if (policy.capability) return policy.capability;
   return policy.trusted === true && tool.readOnlyHint ? 'read' : 'exec';
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One agent tool for one MCP tool of a connection. */
 function agentTool(

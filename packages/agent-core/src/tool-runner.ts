@@ -13,6 +13,7 @@ import {
   type ToolMetaInput,
 } from '@codeagent/permission-gate';
 import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
+import { isErrorSet } from '@codeagent/artifact-schema/internal';
 import {
   createToolPresenter,
   type PresenterIssue,
@@ -58,8 +59,7 @@ export class ToolOutcome {
 
 /** True when a result reports an error through its `error` field or an error artifact. */
 export function isErrorResult(result: ToolResult, artifact: ToolArtifact | null): boolean {
-  const e = result.error;
-  return (e !== undefined && e !== null && e !== false) || artifact?.status === 'error';
+  return isErrorSet(result.error) || artifact?.status === 'error';
 }
 
 function isThenable(x: unknown): x is PromiseLike<unknown> {

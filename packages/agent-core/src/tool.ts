@@ -1,6 +1,7 @@
 import type { FlexibleSchema, Schema } from '@ai-sdk/provider-utils';
 import type { ToolResult } from '@codeagent/artifact-schema';
-import type { ToolMeta } from '@codeagent/permission-gate';
+import { isPlainObject } from '@codeagent/artifact-schema/internal';
+import { isCapability, type ToolMeta } from '@codeagent/permission-gate';
 import type { PresentResultInput, ToolCallView, ToolResultView } from '@codeagent/render-intent';
 import { asSchema, jsonSchema } from 'ai';
 import { AgentCoreError } from './errors.js';
@@ -57,7 +58,6 @@ export interface AgentTool<Args = unknown> {
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const CAPABILITIES = new Set(['read', 'write', 'exec', 'net']);
 
 /** The argument every tool accepts in addition to its own: a short model-written reason for the call. */
 export const INTENT_ARGUMENT = '_intent';
@@ -80,7 +80,7 @@ export function defineTool<Args>(tool: AgentTool<Args>): AgentTool<Args> {
   }
   const cap = t.capability;
   const capName = typeof cap === 'object' && cap !== null ? (cap as ToolMeta).capability : cap;
-  if (typeof capName !== 'string' || !CAPABILITIES.has(capName)) {
+  if (typeof capName !== 'string' || !isCapability(capName)) {
     fail(
       `capability must be one of read, write, exec, net (got ${JSON.stringify(capName) ?? String(capName)})`,
     );
@@ -89,12 +89,6 @@ export function defineTool<Args>(tool: AgentTool<Args>): AgentTool<Args> {
     if (t[k] !== undefined && typeof t[k] !== 'function') fail(`${k} must be a function when given`);
   }
   return Object.freeze({ ...tool });
-}
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
-  const proto = Object.getPrototypeOf(x);
-  return proto === Object.prototype || proto === null;
 }
 
 /** Splits `_intent` off a tool input: `{intent, args}` where `args` no longer has the key. */

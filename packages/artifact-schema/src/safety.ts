@@ -5,6 +5,8 @@
  * @packageDocumentation
  */
 
+import { toText } from './internal/object.js';
+
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -14,16 +16,6 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = {
 };
 const HTML_SPECIAL = /[&<>"']/g;
 const HTML_SPECIAL_TEST = /[&<>"']/;
-
-function toText(x: unknown): string {
-  if (typeof x === 'string') return x;
-  if (x === undefined || x === null) return '';
-  try {
-    return String(x);
-  } catch {
-    return '';
-  }
-}
 
 /**
  * Escapes `& < > " '` so that `text` is inert in HTML element content and quoted attribute values.

@@ -36,6 +36,15 @@ describe('public surface (changing it is a semver decision)', () => {
     ]);
   });
 
+  it('pins the ./internal entry export names (outside semver, for siblings)', async () => {
+    expect(Object.keys(await import('../src/internal.js')).sort()).toEqual([
+      'isErrorSet',
+      'isPlainObject',
+      'isRecord',
+      'toText',
+    ]);
+  });
+
   it('pins the package exports map', () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
       exports: Record<string, unknown>;
@@ -45,6 +54,7 @@ describe('public surface (changing it is a semver decision)', () => {
       '.',
       './safety',
       './vectors',
+      './internal',
       './tool-artifact.v1.schema.json',
       './package.json',
     ]);

@@ -1,7 +1,5 @@
+import { isRecord } from '@codeagent/artifact-schema/internal';
 const ARTIFACT_KEYS = ['schema', 'version', 'kind', 'status', 'icon', 'title', 'payload'];
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Compares an actual JSON value with the expected one: deep equality, where a v1 artifact must also keep its seven

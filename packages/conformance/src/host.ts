@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Answer, Implementation } from './run.js';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 
 /** The protocol name a host announces in its hello line. */
 export const PROTOCOL = 'codeagent.conformance/1';
@@ -27,9 +28,6 @@ interface Hello {
   readonly name: string;
   readonly ops: readonly string[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function readHello(line: string): Hello {
   let parsed: unknown;

@@ -3,6 +3,7 @@ import {
   type ConfigIssue,
   configError,
   describeValue,
+  isRecord,
   PermissionGateError,
   pathKey,
   quote,
@@ -43,10 +44,6 @@ export interface ParsePermissionConfigOptions {
 
 const CONFIG_KEYS = new Set(['mode', 'policy', 'rules', 'toolMeta', 'undeclaredCapability', 'askTimeoutMs']);
 const POLICY_KEYS = new Set(['sets', 'capabilities', 'overrides']);
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isDecision(v: unknown): v is Decision {
   return typeof v === 'string' && (DECISIONS as readonly string[]).includes(v);

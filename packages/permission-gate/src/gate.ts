@@ -1,4 +1,11 @@
-import { configError, type ConfigIssue, describeValue, PermissionGateError } from './errors.js';
+import {
+  assertNever,
+  configError,
+  type ConfigIssue,
+  describeValue,
+  isRecord,
+  PermissionGateError,
+} from './errors.js';
 import { isPermissionMode, toolPolicyIssues } from './config.js';
 import { MODE_TABLE } from './mode-table.js';
 import { normalisePath, type NormalisedPath } from './paths.js';
@@ -243,11 +250,6 @@ function strongest(a: RuleMatch | undefined, b: RuleMatch | undefined): RuleMatc
   return rank[b.decision] > rank[a.decision] ? b : a;
 }
 
-/** Marks unreachable code in exhaustive switches. */
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
-}
-
 function errorMessage(e: unknown): string {
   try {
     return e instanceof Error ? e.message : String(e);
@@ -264,8 +266,8 @@ function readAskResult(
   | { allowed: false; outcome: Exclude<AskOutcome, 'approved'> } {
   if (v === true) return { allowed: true, scope: 'once' };
   if (v === false) return { allowed: false, outcome: 'declined' };
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-    const rec = v as Record<string, unknown>;
+  if (isRecord(v)) {
+    const rec = v;
     const allow = rec.allow;
     const scope = rec.scope;
     if (allow === true && (scope === 'once' || scope === 'session')) return { allowed: true, scope };

@@ -1,3 +1,4 @@
+import { assertNever } from './errors.js';
 import { type NormalisedPath, normalisePath } from './paths.js';
 import { hasShellMetacharacters, primaryArgument } from './rules.js';
 import type { ToolMeta } from './types.js';
@@ -194,12 +195,8 @@ export function grantCovers(
       return grantPath(arg.value, cwd) === grant.path;
     }
     default:
-      return assertNeverScope(grant);
+      return assertNever(grant);
   }
-}
-
-function assertNeverScope(value: never): never {
-  throw new Error(`unexpected grant scope: ${JSON.stringify(value)}`);
 }
 
 /** True when two scopes are the same (so approving again adds no duplicate). */
@@ -215,7 +212,7 @@ export function sameScope(a: GrantScope, b: GrantScope): boolean {
     case 'path':
       return b.kind === 'path' && a.path === b.path;
     default:
-      return assertNeverScope(a);
+      return assertNever(a);
   }
 }
 
@@ -231,6 +228,6 @@ export function describeGrantScope(tool: string, scope: GrantScope): string {
     case 'path':
       return `${tool} on ${scope.path}`;
     default:
-      return assertNeverScope(scope);
+      return assertNever(scope);
   }
 }

@@ -3,7 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { demoModel } from './demo.js';
-import { ProvidersError } from './errors.js';
+import { assertNever, isRecord, ProvidersError } from './errors.js';
 import { describe, type ModelLimitsOverride, modelLimits } from './limits.js';
 import { type Script, type ScriptedModelOptions, scriptedModel } from './scripted.js';
 import { withStallTimeout } from './stall.js';
@@ -109,10 +109,6 @@ export const DEFAULT_MODELS: Readonly<{ openai: string; anthropic: string }> = O
   openai: 'gpt-4.1',
   anthropic: 'claude-sonnet-4-5',
 });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A config object lacks a field: the message names the field and the variable that would set it. */
 function missing(field: string, env: string, provider: string, hint: string): never {
@@ -437,10 +433,6 @@ export function modelFromEnv(options: ModelFromEnvOptions = {}): ResolvedModel |
       return createModel({ provider, apiKey, model, baseURL, ...limits, ...fetch });
     }
     default:
-      return assertNever(provider);
+      return assertNever(provider, 'provider');
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unreachable provider: ${String(value)}`);
 }

@@ -8,6 +8,7 @@ import {
   type ScriptTurn,
   scriptedModel,
 } from './scripted.js';
+import { assertNever } from './errors.js';
 
 /** The permission setup the demo expects from its host: everything allowed except `rm`, which the rules deny. */
 export const DEMO_PERMISSIONS: Readonly<{
@@ -93,12 +94,8 @@ function notDone(outcome: Exclude<Outcome, 'ok'>): string {
     case 'missing':
       return 'got no result';
     default:
-      return assertNever(outcome);
+      return assertNever(outcome, 'outcome');
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unreachable outcome ${String(value)}`);
 }
 
 /** A sentence about one call: `done` when it worked, else what happened to it. */

@@ -11,7 +11,7 @@ import {
   type LanguageModelV3ToolResultOutput,
   type LanguageModelV3Usage,
 } from '@ai-sdk/provider';
-import { ProvidersError } from './errors.js';
+import { assertNever, isRecord, ProvidersError } from './errors.js';
 import { type JsonValue, toJsonText } from './json.js';
 import { describe } from './limits.js';
 
@@ -199,10 +199,6 @@ type PlannedPart =
 
 function invalid(where: string, why: string): never {
   throw new ProvidersError('invalid-script', `${where}: ${why}`, { field: where });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkCount(value: unknown, where: string, { positive = false, max = Number.MAX_SAFE_INTEGER } = {}) {
@@ -545,16 +541,11 @@ function streamParts(
         out.push({ type: 'error', error: new Error(part.message) });
         break;
       default:
-        assertNever(part);
+        assertNever(part, 'scripted part');
     }
   });
   out.push({ type: 'finish', finishReason: turn.finishReason, usage: usageOf(turn, prompt) });
   return out;
-}
-
-/** Throws for a value the type system says cannot exist. */
-function assertNever(value: never): never {
-  throw new Error(`unreachable scripted part: ${safeJson(value)}`);
 }
 
 function abortReason(signal: AbortSignal): unknown {
@@ -688,7 +679,7 @@ class ScriptedLanguageModel implements ScriptedModel {
         case 'error':
           throw new Error(part.message);
         default:
-          assertNever(part);
+          assertNever(part, 'scripted part');
       }
     }
     return {

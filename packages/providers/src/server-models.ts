@@ -1,3 +1,5 @@
+import { isRecord } from './errors.js';
+
 type FetchFunction = typeof globalThis.fetch;
 
 /** What an OpenAI-compatible server says about one model in its `/models` listing. */
@@ -42,10 +44,7 @@ function windowOf(value: unknown): number | null {
  */
 export function parseServerModels(listing: unknown, modelId: string): ServerModelInfo {
   const none = { contextWindow: null, field: null };
-  const data =
-    typeof listing === 'object' && listing !== null && !Array.isArray(listing)
-      ? (listing as Record<string, unknown>).data
-      : listing;
+  const data = isRecord(listing) ? listing.data : listing;
   if (!Array.isArray(data)) return none;
   const entry = data.find(
     (item): item is Record<string, unknown> =>

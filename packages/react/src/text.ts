@@ -1,15 +1,8 @@
+import { toText } from '@codeagent/artifact-schema/internal';
 import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
 
-/** Converts an untrusted value to a string without throwing (`null`/`undefined`/unconvertible give `''`). */
-export function toText(x: unknown): string {
-  if (typeof x === 'string') return x;
-  if (x === undefined || x === null) return '';
-  try {
-    return String(x);
-  } catch {
-    return '';
-  }
-}
+// The defensive readers shared by every package (`toText`; `isDict` is any non-array object).
+export { isRecord as isDict, toText } from '@codeagent/artifact-schema/internal';
 
 /**
  * Untrusted text made safe to show as plain text: every terminal escape, control character (but `\n` and
@@ -48,9 +41,6 @@ export function displayJson(x: unknown): string {
 
 /** A plain object (not an array, not null). */
 export type Dict = Record<string, unknown>;
-
-/** Whether `x` is a plain object. */
-export const isDict = (x: unknown): x is Dict => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Reads `o[key]` without throwing (a hostile getter gives `undefined`). */
 export function read(o: unknown, key: string): unknown {

@@ -1,64 +1,70 @@
+import { type Dict, isDict } from './object.js';
 import { computeHunkDiffs } from './diff.js';
 import { displayPath, resolvePath } from './path.js';
 import type { PresentResultInput, ToolPresentation } from './presenter.js';
 import { terminalFallbackText } from './terminal.js';
 import type { ContentBlock, FileDiff, ToolCallView, ToolResultView } from './types.js';
 
+// The argument shapes of the five presented built-in tools, written once: `@codeagent/tools` extends each with
+// `_intent` and its zod schemas must infer exactly that (its factories and a type test do not compile on any
+// drift), so the presenters here and the tools there cannot disagree (ADR 0202). Presenters still narrow
+// defensively: they also run on replayed and invalid calls.
+
 /** Args of the built-in `Read` tool (`offset` is a 1-based line number). */
 export interface ReadArgs {
-  /** The file to read. */
+  /** File to read, relative to the session cwd or absolute (inside a workspace root). */
   file_path: string;
-  /** First line to read, 1-based. */
-  offset?: number;
-  /** How many lines to read. */
-  limit?: number;
+  /** 1-based line to start at (0 counts as 1). */
+  offset?: number | undefined;
+  /** Maximum number of lines to return. */
+  limit?: number | undefined;
 }
 
 /** Args of the built-in `Write` tool. */
 export interface WriteArgs {
-  /** The file to create or overwrite. */
+  /** File to create or overwrite. */
   file_path: string;
-  /** The whole new content. */
+  /** The complete new content. */
   content: string;
 }
 
 /** Args of the built-in `Edit` tool. */
 export interface EditArgs {
-  /** The file to edit. */
+  /** File to edit. */
   file_path: string;
-  /** The exact text to replace (empty creates the file). */
+  /** Exact text to replace; empty only to create a new (or fill an empty) file. */
   old_string: string;
-  /** The replacement text. */
+  /** Replacement text. */
   new_string: string;
-  /** Replace every occurrence instead of exactly one. */
-  replace_all?: boolean;
+  /** Replace every occurrence instead of requiring exactly one. */
+  replace_all?: boolean | undefined;
 }
 
 /** Args of the built-in `Bash` tool. */
 export interface BashArgs {
-  /** The command line. */
+  /** The command line, run as `bash -c <command>` in the session cwd. */
   command: string;
-  /** A short human description. */
-  description?: string;
-  /** Timeout in milliseconds. */
-  timeout?: number;
-  /** Start the command as a background job. */
-  run_in_background?: boolean;
+  /** What the command does, for people. */
+  description?: string | undefined;
+  /** Timeout in milliseconds (clamped to the configured maximum). */
+  timeout?: number | undefined;
+  /** Start as a background job instead of waiting. */
+  run_in_background?: boolean | undefined;
 }
 
-/** One entry of the built-in `TodoWrite` list. */
+/** One entry of the built-in `TodoWrite` list, as the model writes it. */
 export interface TodoItem {
-  /** What to do. */
+  /** What to do, imperative ("Run the tests"). */
   content: string;
   /** Progress of the item. */
   status: 'pending' | 'in_progress' | 'completed';
-  /** Present-continuous form shown while in progress. */
-  activeForm?: string;
+  /** Present-continuous form shown while in progress ("Running the tests"). */
+  activeForm?: string | undefined;
 }
 
-/** Args of the built-in `TodoWrite` tool. */
+/** Args of the built-in `TodoWrite` tool: the complete new list. */
 export interface TodoWriteArgs {
-  /** The full, replaced list. */
+  /** The whole list; it replaces the previous one. */
   todos: TodoItem[];
 }
 
@@ -101,8 +107,6 @@ export interface BuiltinPresenterOptions {
   cwd?: string;
 }
 
-type Dict = Record<string, unknown>;
-const isDict = (x: unknown): x is Dict => typeof x === 'object' && x !== null && !Array.isArray(x);
 const str = (o: Dict, k: string): string | undefined => (typeof o[k] === 'string' ? o[k] : undefined);
 const posInt = (o: Dict, k: string): number | undefined => {
   const v = o[k];

@@ -1,3 +1,4 @@
+import { type Dict, isDict } from './object.js';
 import { assertNever } from './errors.js';
 import type {
   ContentBlock,
@@ -63,9 +64,6 @@ export function matchResultView<R>(view: ToolResultView, handlers: ResultViewHan
   }
 }
 
-type Dict = Record<string, unknown>;
-
-const isDict = (x: unknown): x is Dict => typeof x === 'object' && x !== null && !Array.isArray(x);
 /** Optional fields: absent or `undefined` (tolerated from JavaScript producers) or the right type. */
 const optString = (o: Dict, k: string): boolean => o[k] === undefined || typeof o[k] === 'string';
 const isKind = (x: unknown): x is ToolCallKind =>

@@ -1,4 +1,5 @@
 import { isCollection, isScalar, parseDocument } from 'yaml';
+import { isRecord } from './validate.js';
 
 /** Result of splitting a SKILL.md text into frontmatter data and body. */
 type SplitResult =
@@ -99,8 +100,8 @@ function parseOnce(yamlText: string): YamlResult {
     return { ok: false, code: 'invalid-yaml', reason: `YAML error: ${oneLine(String(error))}` };
   }
   const recovered: string[] = [];
-  if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
-    const record = data as Record<string, unknown>;
+  if (isRecord(data)) {
+    const record = data;
     for (const key of TEXT_FIELDS) {
       const node = doc.get(key, true);
       // `name: 404` or `description: 2024` are text to a skill author: keep the scalar as written.

@@ -9,6 +9,7 @@ import {
   constants,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { isRecord } from './validate.js';
 
 /**
  * What reading one SKILL.md produced, before validation against its folder: the expensive part (UTF-8 decoding
@@ -51,10 +52,6 @@ const FAIL_CODES = new Set([
   'invalid-yaml',
   'too-large',
 ]);
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Narrows one stored entry; anything unexpected drops it (the file is then simply read again). */
 function readEntry(v: unknown): IndexEntry | undefined {

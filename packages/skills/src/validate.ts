@@ -73,7 +73,8 @@ type Validation =
   | { ok: true; value: SkillFrontmatter; warnings: SkillWarning[] }
   | { ok: false; warnings: SkillWarning[] };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Whether `value` is a JSON object (not `null`, not an array): the package's one copy (ADR 0201). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -6,6 +6,7 @@ import { detectLanguage, highlight } from './highlight.js';
 import type { ResolvedRenderOptions } from './options.js';
 import { renderTableLines } from './table.js';
 import { safeInline, safeLines, safeText, sanitize, toText, trimFinalNewline } from './text.js';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 
 /** Artifact kinds this package draws; any other kind falls back to the portable value. */
 export const SUPPORTED_ARTIFACT_KINDS = ['text', 'table', 'image', 'code', 'diff', 'error'] as const;
@@ -15,10 +16,6 @@ export type SupportedArtifactKind = (typeof SUPPORTED_ARTIFACT_KINDS)[number];
 
 function isSupportedKind(kind: string): kind is SupportedArtifactKind {
   return (SUPPORTED_ARTIFACT_KINDS as readonly string[]).includes(kind);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Decoded byte size of base64 text (whitespace ignored, `=` padding subtracted). */

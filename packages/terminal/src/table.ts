@@ -1,16 +1,13 @@
 import { padEndToWidth, padStartToWidth, paint, truncateToWidth, visibleWidth } from './ansi.js';
 import type { ResolvedRenderOptions } from './options.js';
 import { safeInline } from './text.js';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 
 const SEP = ' │ ';
 const SEP_WIDTH = 3;
 const MIN_COL = 3;
 const MAX_COLUMNS = 500;
 const NUMERIC_TYPES = new Set(['number', 'integer', 'int', 'double', 'float', 'numeric', 'bigint']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 interface Column {
   readonly key: string;

@@ -1,3 +1,7 @@
+import type {
+  EditArgs as PresentedEditArgs,
+  WriteArgs as PresentedWriteArgs,
+} from '@codeagent/render-intent';
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
@@ -8,25 +12,13 @@ import { readVerified, writeVerified } from './open.js';
 import type { ResolvedPath, Workspace } from './workspace.js';
 
 /** Arguments of the Write tool. */
-export interface WriteArgs {
-  /** File to create or overwrite. */
-  file_path: string;
-  /** The complete new content. */
-  content: string;
+export interface WriteArgs extends PresentedWriteArgs {
   /** Why the model calls the tool (ignored by the tool). */
   _intent?: string | undefined;
 }
 
 /** Arguments of the Edit tool. */
-export interface EditArgs {
-  /** File to edit. */
-  file_path: string;
-  /** Exact text to replace; empty only to create a new (or fill an empty) file. */
-  old_string: string;
-  /** Replacement text. */
-  new_string: string;
-  /** Replace every occurrence instead of requiring exactly one. */
-  replace_all?: boolean | undefined;
+export interface EditArgs extends PresentedEditArgs {
   /** Why the model calls the tool (ignored by the tool). */
   _intent?: string | undefined;
 }

@@ -1,3 +1,4 @@
+import type { LockedToolName } from '@codeagent/permission-gate';
 import {
   createBuiltinPresenters,
   displayPath,
@@ -9,18 +10,13 @@ import {
   type ToolPresentation,
   type ToolResultView,
 } from '@codeagent/render-intent';
+import { isRecord as isDict } from '@codeagent/artifact-schema/internal';
 
-/** Names of the built-in tools. */
-export type BuiltinToolName =
-  | 'Read'
-  | 'Write'
-  | 'Edit'
-  | 'Glob'
-  | 'Grep'
-  | 'Bash'
-  | 'TodoWrite'
-  | 'job_output'
-  | 'job_kill';
+/**
+ * Names of the built-in tools: the gate's locked names (written once, in permission-gate) but `use_skill` (skills')
+ * and the reserved `WebFetch`.
+ */
+export type BuiltinToolName = Exclude<LockedToolName, 'use_skill' | 'WebFetch'>;
 
 /** Options of {@link createBuiltinPresentations}. */
 export interface BuiltinPresentationsOptions {
@@ -29,7 +25,6 @@ export interface BuiltinPresentationsOptions {
 }
 
 type Dict = Record<string, unknown>;
-const isDict = (x: unknown): x is Dict => typeof x === 'object' && x !== null && !Array.isArray(x);
 const str = (o: Dict, k: string): string | undefined => (typeof o[k] === 'string' ? o[k] : undefined);
 
 /**

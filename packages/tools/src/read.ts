@@ -1,17 +1,12 @@
 import { stat } from 'node:fs/promises';
+import type { ReadArgs as PresentedReadArgs } from '@codeagent/render-intent';
 import { ToolError } from './errors.js';
 import { languageFromPath, looksBinary, numberLines, splitLines, truncateLine } from './text.js';
 import { openVerified, readVerified } from './open.js';
 import type { Workspace } from './workspace.js';
 
 /** Arguments of the Read tool. */
-export interface ReadArgs {
-  /** File to read, relative to the session cwd or absolute (inside a workspace root). */
-  file_path: string;
-  /** 1-based line to start at (0 counts as 1). */
-  offset?: number | undefined;
-  /** Maximum number of lines to return. */
-  limit?: number | undefined;
+export interface ReadArgs extends PresentedReadArgs {
   /** Why the model calls the tool (ignored by the tool). */
   _intent?: string | undefined;
 }

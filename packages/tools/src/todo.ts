@@ -1,22 +1,17 @@
+import type {
+  TodoItem as PresentedTodoItem,
+  TodoWriteArgs as PresentedTodoWriteArgs,
+} from '@codeagent/render-intent';
 import { ToolError } from './errors.js';
 
-/** State of a todo item. */
-export type TodoStatus = 'pending' | 'in_progress' | 'completed';
+/** One todo item as the model writes it (the shape render-intent's presenter reads, ADR 0202). */
+export type TodoItem = PresentedTodoItem;
 
-/** One todo item as the model writes it. */
-export interface TodoItem {
-  /** What to do, imperative ("Run the tests"). */
-  content: string;
-  /** Current state. */
-  status: TodoStatus;
-  /** Present-continuous form shown while in progress ("Running the tests"). */
-  activeForm?: string | undefined;
-}
+/** State of a todo item. */
+export type TodoStatus = TodoItem['status'];
 
 /** Arguments of the TodoWrite tool: the complete new list. */
-export interface TodoWriteArgs {
-  /** The whole list; it replaces the previous one. */
-  todos: TodoItem[];
+export interface TodoWriteArgs extends PresentedTodoWriteArgs {
   /** Why the model calls the tool (ignored by the tool). */
   _intent?: string | undefined;
 }

@@ -6,7 +6,7 @@ import {
   toolResult,
 } from '@codeagent/artifact-schema';
 import { BUILTIN_TOOL_META as LOCKED_TOOL_META } from '@codeagent/permission-gate';
-import type { ToolCallView, ToolPresentation } from '@codeagent/render-intent';
+import type { BashArgs as PresentedBashArgs, ToolCallView, ToolPresentation } from '@codeagent/render-intent';
 import type { z } from 'zod';
 import { errnoCode, oneLine, ToolError, type ToolErrorCode } from './errors.js';
 import {
@@ -515,15 +515,7 @@ export function createGrepTool(options: BuiltinToolsOptions): AgentTool<GrepArgs
 }
 
 /** Arguments of the Bash tool. */
-export interface BashArgs {
-  /** The command line, run as `bash -c <command>` in the session cwd. */
-  command: string;
-  /** What the command does, for people. */
-  description?: string | undefined;
-  /** Timeout in milliseconds (clamped to the configured maximum). */
-  timeout?: number | undefined;
-  /** Start as a background job instead of waiting. */
-  run_in_background?: boolean | undefined;
+export interface BashArgs extends PresentedBashArgs {
   /** Why the model calls the tool (ignored by the tool). */
   _intent?: string | undefined;
 }

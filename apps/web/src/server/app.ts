@@ -8,6 +8,7 @@ import type { HostConfig } from './config.js';
 import { localSecurity } from './security.js';
 import { isPermissionMode, type SessionManager } from './sessions.js';
 import { isSessionId } from './store.js';
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 
 /** What {@link createApp} needs. */
 export interface AppOptions {
@@ -32,7 +33,6 @@ const TYPES: Record<string, string> = {
 };
 
 type Json = Record<string, unknown>;
-const isRec = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The hono app of the web host: the SPA, the session API and the `useChat` endpoint, behind the local guard. */
 export function createApp(options: AppOptions): Hono {

@@ -97,7 +97,7 @@ export class SessionManager {
 
   /** Changes a session's permission mode in place. */
   setMode(session: LiveSession, mode: PermissionMode): void {
-    installPermissionGate(session.client, { mode });
+    // The mode lives in the session's gate: one call changes it (the row keeps it for the next load).
     session.client.setPermissionMode(mode);
     session.mode = mode;
     this.store.setMode(session.id, mode);

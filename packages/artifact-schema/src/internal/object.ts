@@ -13,6 +13,30 @@ export function isPlainObject(x: unknown): x is Record<string, unknown> {
   }
 }
 
+/**
+ * True for any object that is not `null` or an array (what JSON calls an object, whatever its prototype);
+ * never throws (a revoked Proxy answers `false`).
+ */
+export function isRecord(x: unknown): x is Record<string, unknown> {
+  if (typeof x !== 'object' || x === null) return false;
+  try {
+    return !Array.isArray(x);
+  } catch {
+    return false;
+  }
+}
+
+/** Converts an untrusted value to a string without throwing (`null`/`undefined`/unconvertible give `''`). */
+export function toText(x: unknown): string {
+  if (typeof x === 'string') return x;
+  if (x === undefined || x === null) return '';
+  try {
+    return String(x);
+  } catch {
+    return '';
+  }
+}
+
 /** True for a plain object or an array (the payload shape); never throws. On the accessor's hot path. */
 export function isPayloadShape(x: unknown): x is Record<string, unknown> | unknown[] {
   if (typeof x !== 'object' || x === null) return false;

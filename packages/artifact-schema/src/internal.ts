@@ -1,0 +1,9 @@
+/**
+ * `@codeagent/artifact-schema/internal`: the small defensive readers of untrusted data that the sibling packages
+ * share instead of copying (ADR 0201). Outside semver: anything here may change in a minor or patch release. A
+ * host needs only the root entry and `./safety`.
+ *
+ * @packageDocumentation
+ */
+export { isErrorSet } from './internal/artifact.js';
+export { isPlainObject, isRecord, toText } from './internal/object.js';
