@@ -43,7 +43,11 @@ test('terminal card and sanitiser beside strip-ansi', async () => {
   );
   let sink = 0;
   const card = (text: string, color: boolean) => () => {
-    sink += renderToolResult({ card: 'terminal', output: text, exitCode: 0 }, {}, { color, width: 120 }).length;
+    sink += renderToolResult(
+      { card: 'terminal', output: text, exitCode: 0 },
+      {},
+      { color, width: 120 },
+    ).length;
   };
   const strip = (text: string) => () => {
     sink += stripAnsi(text).length;
