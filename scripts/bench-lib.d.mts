@@ -15,7 +15,7 @@ export interface CompareOptions {
   readonly ours: () => unknown;
   readonly baseline: () => unknown;
   readonly goal?: BenchGoal;
-  readonly clock?: 'cpu' | 'wall';
+  readonly clock?: 'cpu' | 'wall' | 'returned';
   readonly minRounds?: number;
   readonly maxRounds?: number;
   readonly targetSpread?: number;
@@ -31,7 +31,7 @@ export interface CompareResult {
   readonly name: string;
   readonly what: string;
   readonly baseline: string;
-  readonly clock: 'cpu' | 'wall';
+  readonly clock: 'cpu' | 'wall' | 'returned';
   readonly ours: number;
   readonly base: number;
   readonly ratio: number;
@@ -39,6 +39,10 @@ export interface CompareResult {
   readonly ratioRange: readonly [number, number];
   readonly samples: number;
   readonly repeat: number;
+  /** Runs per sample of the baseline. */
+  readonly repeatBaseline: number;
+  /** Seconds the sampling took (calibration excluded). */
+  readonly seconds: number;
   readonly goal: BenchGoal | null;
   readonly met: boolean | null;
   readonly note?: string;

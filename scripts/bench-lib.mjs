@@ -6,7 +6,8 @@
 // round, each sample a number of repetitions long enough to be measurable; the figure is the median of the
 // per-pair ratios, which other load on a shared machine moves much less than either side's own times (a burst
 // slows both halves of a pair). Rounds go on until the spread is under the target or the time budget is spent.
-// Time is process CPU time (user + system) unless a comparison asks for wall time (I/O, child processes).
+// Time is process CPU time (user + system) unless a comparison asks for wall time (I/O) or 'returned' (each run
+// times itself and returns milliseconds: work in a child process).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,7 @@ export function machine() {
 }
 
 function clock(kind) {
+  if (kind === 'returned') return null;
   if (kind === 'wall') return () => performance.now();
   return () => {
     const c = process.cpuUsage();
@@ -77,8 +79,14 @@ export function formatTime(msValue) {
   return `${(msValue * 1e6).toFixed(1)} ns`;
 }
 
-async function sample(fn, repeat, now) {
-  gc();
+async function sample(fn, repeat, now, collect = true) {
+  if (collect) gc();
+  if (now === null) {
+    // 'returned': each run reports its own time in ms (work done in a child process, timed inside it).
+    let total = 0;
+    for (let i = 0; i < repeat; i++) total += Number(await fn());
+    return total / repeat;
+  }
   const t0 = now();
   for (let i = 0; i < repeat; i++) {
     const r = fn();
@@ -130,7 +138,7 @@ export function benchSuite(pkg, description, part) {
   return {
     /**
      * Measures `ours` against `baseline` in interleaved pairs. Options: name, what, baselineName, goal
-     * (`{max, min, note}` on the ratio), clock ('cpu' | 'wall'), minRounds, maxRounds, targetSpread, budgetMs,
+     * (`{max, min, note}` on the ratio), clock ('cpu' | 'wall' | 'returned'), minRounds, maxRounds, targetSpread, budgetMs,
      * minSampleMs, repeat (fixed repetitions instead of calibrating), warmup (runs of each side first).
      */
     async compare(opts) {
@@ -143,12 +151,10 @@ export function benchSuite(pkg, description, part) {
         await sample(opts.ours, 1, now);
         await sample(opts.baseline, 1, now);
       }
-      const repeat =
-        opts.repeat ??
-        Math.max(
-          await calibrate(opts.ours, opts.minSampleMs ?? 20, now),
-          await calibrate(opts.baseline, opts.minSampleMs ?? 20, now),
-        );
+      // Each side gets its own repetition count (a sample of either lasts about minSampleMs); times are per run.
+      const repeatOurs = opts.repeat ?? (await calibrate(opts.ours, opts.minSampleMs ?? 20, now));
+      const repeatBase = opts.repeat ?? (await calibrate(opts.baseline, opts.minSampleMs ?? 20, now));
+      const repeat = repeatOurs;
       const ours = [];
       const base = [];
       const ratios = [];
@@ -156,12 +162,13 @@ export function benchSuite(pkg, description, part) {
       for (let r = 0; r < maxRounds; r++) {
         let a;
         let b;
+        // One collection per pair: the second half pays for the first half's garbage, and the order alternates.
         if (r % 2 === 0) {
-          a = await sample(opts.ours, repeat, now);
-          b = await sample(opts.baseline, repeat, now);
+          a = await sample(opts.ours, repeatOurs, now);
+          b = await sample(opts.baseline, repeatBase, now, false);
         } else {
-          b = await sample(opts.baseline, repeat, now);
-          a = await sample(opts.ours, repeat, now);
+          b = await sample(opts.baseline, repeatBase, now);
+          a = await sample(opts.ours, repeatOurs, now, false);
         }
         ours.push(a);
         base.push(b);
@@ -187,6 +194,8 @@ export function benchSuite(pkg, description, part) {
         ratioRange: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
         samples: ratios.length,
         repeat,
+        repeatBaseline: repeatBase,
+        seconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
         goal: opts.goal ?? null,
         met: meets(opts.goal, opts.goal?.on === 'value' ? median(ours) : ratio),
         ...(opts.note ? { note: opts.note } : {}),
@@ -265,11 +274,11 @@ export function benchSuite(pkg, description, part) {
 const verdict = (met) => (met === null ? '' : met ? '  [goal met]' : '  [goal MISSED]');
 
 function formatCompare(r) {
-  const clockName = r.clock === 'wall' ? 'wall' : 'CPU';
+  const clockName = r.clock === 'wall' ? 'wall' : r.clock === 'returned' ? 'self-timed' : 'CPU';
   const noisy = r.spread > 0.1 ? ' (over 10%: noisy)' : '';
   return [
     `  ${r.name}: ${r.what}`,
-    `    ours ${formatTime(r.ours)}  baseline ${formatTime(r.base)} (${r.baseline})  ratio x${r.ratio.toFixed(3)}  spread ±${(r.spread * 100).toFixed(1)}%${noisy}  ${r.samples} pairs of ${r.repeat} run${r.repeat === 1 ? '' : 's'}, ${clockName} time, median per run  ${r.goal?.on === 'value' ? goalText(r.goal, '') : goalText(r.goal)}${verdict(r.met)}`,
+    `    ours ${formatTime(r.ours)}  baseline ${formatTime(r.base)} (${r.baseline})  ratio x${r.ratio.toFixed(3)}  spread ±${(r.spread * 100).toFixed(1)}%${noisy}  ${r.samples} pairs (${r.repeat}${r.repeatBaseline !== r.repeat ? ` / ${r.repeatBaseline}` : ''} run${r.repeat === 1 && r.repeatBaseline === 1 ? '' : 's'} a sample, ${r.seconds} s), ${clockName} time, median per run  ${r.goal?.on === 'value' ? goalText(r.goal, '') : goalText(r.goal)}${verdict(r.met)}`,
     ...(r.note ? [`    ${r.note}`] : []),
   ].join('\n');
 }
