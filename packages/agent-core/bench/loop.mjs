@@ -98,10 +98,60 @@ async function bareTurn(steps, calls) {
   return chars;
 }
 
-async function oursTurn(steps, calls, withGate) {
+// Live output: each call writes LIVE_WRITES chunks while it runs. Ours reports them through `ctx.output` to an
+// `onToolOutput` host; the bare baseline streams them as the AI SDK's preliminary tool results (an async generator).
+const LIVE_WRITES = 3;
+const echoLive = defineTool({
+  name: 'echo',
+  description: 'Echo',
+  inputSchema: schema,
+  capability: 'read',
+  execute: async ({ i }, ctx) => {
+    for (let k = 0; k < LIVE_WRITES; k++) ctx.output?.({ stream: 'stdout', text: `line ${k} of ${i}\n` });
+    return `ok ${i}`;
+  },
+});
+
+async function bareLiveTurn(steps, calls) {
   let chars = 0;
   let results = 0;
-  const client = createClient({ model: mockModel(steps), registerTools: false, tools: [echo] });
+  let live = 0;
+  const result = streamText({
+    model: mockModel(steps),
+    messages: [{ role: 'user', content: 'go' }],
+    tools: {
+      echo: tool({
+        description: 'Echo',
+        inputSchema: schema,
+        async *execute({ i }) {
+          for (let k = 0; k < LIVE_WRITES; k++) yield `line ${k} of ${i}\n`;
+          yield `ok ${i}`;
+        },
+      }),
+    },
+    stopWhen: stepCountIs(100),
+    maxRetries: 0,
+  });
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') chars += part.text.length;
+    else if (part.type === 'tool-result') {
+      if (part.preliminary) live++;
+      else results++;
+    }
+  }
+  if (results !== calls || live < calls) throw new Error(`bare live: ${results} tool results, ${live} live`);
+  return chars;
+}
+
+async function oursTurn(steps, calls, withGate, liveOutput = false) {
+  let chars = 0;
+  let results = 0;
+  let live = 0;
+  const client = createClient({
+    model: mockModel(steps),
+    registerTools: false,
+    tools: [liveOutput ? echoLive : echo],
+  });
   if (withGate) installPermissionGate(client, { mode: 'default' });
   const r = await stream(client, 'go', {
     onDelta: (t) => {
@@ -110,7 +160,15 @@ async function oursTurn(steps, calls, withGate) {
     onToolResult: () => {
       results++;
     },
+    ...(liveOutput
+      ? {
+          onToolOutput: () => {
+            live++;
+          },
+        }
+      : {}),
   });
+  if (liveOutput && live < calls) throw new Error(`stream: ${live} live outputs for ${calls} calls`);
   if (r.stopReason !== 'completed' || results !== calls)
     throw new Error(`stream: ${r.stopReason}, ${results} results`);
   return chars;
@@ -145,6 +203,31 @@ for (const shape of SHAPES) {
       targetSpread: 0.03,
       budgetMs: Number(process.env.BUDGET_MS ?? 25_000),
       warmup: 5,
+    });
+  }
+  if (shape.calls > 0) {
+    const live = () => oursTurn(steps, shape.calls, false, true);
+    await suite.compare({
+      name: `${shape.name}, live output`,
+      what: `one turn, ${shape.what}, each call writing ${LIVE_WRITES} live output chunks through ctx.output`,
+      baselineName: 'bare streamText with the same chunks as preliminary tool results',
+      ours: live,
+      baseline: () => bareLiveTurn(steps, shape.calls),
+      minRounds: ROUNDS ?? 21,
+      maxRounds: ROUNDS ?? 201,
+      budgetMs: Number(process.env.BUDGET_MS ?? 25_000),
+      warmup: 3,
+    });
+    await suite.compare({
+      name: `${shape.name}, the output hook`,
+      what: `the same turn with live output vs without any output (what the hook costs)`,
+      baselineName: 'stream() without output',
+      ours: live,
+      baseline: () => oursTurn(steps, shape.calls, false),
+      minRounds: ROUNDS ?? 21,
+      maxRounds: ROUNDS ?? 201,
+      budgetMs: Number(process.env.BUDGET_MS ?? 25_000),
+      warmup: 3,
     });
   }
 }
