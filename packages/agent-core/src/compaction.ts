@@ -225,7 +225,9 @@ function toolIdsOf(m: ModelMessage): readonly string[] {
   if (typeof m.content === 'string') return NO_IDS;
   let ids: string[] | undefined;
   for (const part of m.content) {
-    if (part.type === 'tool-call' || part.type === 'tool-result') (ids ??= []).push(part.toolCallId);
+    if (part.type !== 'tool-call' && part.type !== 'tool-result') continue;
+    if (ids === undefined) ids = [];
+    ids.push(part.toolCallId);
   }
   return ids ?? NO_IDS;
 }

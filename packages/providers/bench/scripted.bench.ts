@@ -3,7 +3,7 @@
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { stepCountIs, streamText } from 'ai';
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
-import { test } from 'vitest';
+import { expect, test } from 'vitest';
 import { benchSuite } from '../../../scripts/bench-lib.mjs';
 import { demoModel, modelLimits, type ScriptTurn, scriptedModel } from '../src/index.js';
 import { callOptions, looseTool, readAll } from '../test/helpers.js';
@@ -105,4 +105,5 @@ test('providers beside the AI SDK test mock', async () => {
     note: 'no goal: nanoseconds either way, called once per model switch',
   });
   suite.finish();
+  expect(sink).toBeGreaterThan(0);
 });
