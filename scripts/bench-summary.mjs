@@ -69,13 +69,18 @@ for (const doc of docs) {
   }
 }
 
-const first = docs.map((d) => d.date).sort()[0];
+const dates = docs.map((d) => d.date).sort();
+const stamp = (d) => d.slice(0, 16).replace('T', ' ');
+const when =
+  stamp(dates[0]).slice(0, 13) === stamp(dates[dates.length - 1]).slice(0, 13)
+    ? `Run of ${stamp(dates[0])} UTC`
+    : `Runs from ${stamp(dates[0])} to ${stamp(dates[dates.length - 1])} UTC`;
 const m = docs[0].machine;
 const loads = docs.flatMap((d) => [d.machine.load[0], d.machine.loadAtEnd?.[0] ?? d.machine.load[0]]);
 const table = [
   START,
   '',
-  `Run of ${first.slice(0, 16).replace('T', ' ')} UTC on ${m.cpu}, ${m.cores} cores, Node ${m.node.replace(/^v/, '')}, ${m.platform}; 1-minute load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} during the run.`,
+  `${when} on ${m.cpu}, ${m.cores} cores, Node ${m.node.replace(/^v/, '')}, ${m.platform}; 1-minute load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} during the run.`,
   'Ratio = ours / baseline (below x1 is faster), the median of interleaved pairs; spread = half the interquartile range of those ratios over their median.',
   '',
   '| package | what | ours | baseline | ratio | spread | goal |',
