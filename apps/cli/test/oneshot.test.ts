@@ -52,7 +52,8 @@ describe('codeagent -p and --json', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     const types = events.map((e) => e.type).filter((t) => t !== 'tick');
-    expect(types).toEqual(['session', 'tool-request', 'tool-result', 'delta', 'usage', 'end']);
+    // Bash streams its output live (ADR 0170): `echo hi` writes one chunk, delivered before the result.
+    expect(types).toEqual(['session', 'tool-request', 'tool-output', 'tool-result', 'delta', 'usage', 'end']);
     const result = events.find((e) => e.type === 'tool-result');
     expect(Object.keys(result)).toEqual([
       'type',
