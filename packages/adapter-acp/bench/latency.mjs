@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { createClient, stream } from '@codeagent/agent-core';
 import { createModel } from '@codeagent/providers';
+import { benchSuite } from '../../../scripts/bench-lib.mjs';
 import { startModelServer } from './model-server.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 40);
@@ -75,14 +76,19 @@ child.stdin.end();
 await new Promise((resolve) => child.on('exit', resolve));
 await server.close();
 
-const ours = stats(overStdio);
 const base = stats(inProcess);
-const f = (x) => `${x.toFixed(2)} ms`;
-console.log(
-  `first agent_message_chunk after the model's first delta, ${ROUNDS} prompts each (median, p10-p90)`,
+const suite = benchSuite(
+  '@codeagent/adapter-acp',
+  "time from the model's first delta (loopback OpenAI-compatible server) to the first agent_message_chunk over stdio",
 );
-console.log(`  ours      adapter-acp over stdio : ${f(ours.median)} (${f(ours.p10)} - ${f(ours.p90)})`);
-console.log(`  baseline  stream() in process    : ${f(base.median)} (${f(base.p10)} - ${f(base.p90)})`);
-console.log(
-  `  overhead ${f(ours.median - base.median)}; ratio ours/baseline ${(ours.median / base.median).toFixed(2)}`,
-);
+suite.value({
+  name: 'first chunk over stdio',
+  what: `first agent_message_chunk after the model's first delta, serveAcp in a child process, ${ROUNDS} prompts (wall)`,
+  unit: 'ms',
+  values: overStdio,
+  reference: base.median,
+  baselineName: `stream() in process, median of ${ROUNDS}`,
+  goal: { max: 1.5, note: 'the stdio hop adds well under a millisecond' },
+  note: `in process p10-p90 ${base.p10.toFixed(2)}-${base.p90.toFixed(2)} ms; the two sides run one after the other, not interleaved (one child process serves all prompts)`,
+});
+suite.finish();

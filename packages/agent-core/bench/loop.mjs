@@ -10,8 +10,9 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { createClient, defineTool, loadSession, stream } from '../dist/index.js';
 import { Compactor, resolveCompaction } from '../dist/compaction.js';
-import { estimateRequestTokens } from '../dist/usage.js';
+import { estimateMessageTokens, estimateRequestTokens } from '../dist/usage.js';
 import { installPermissionGate } from '@codeagent/permission-gate';
+import { benchSuite } from '../../../scripts/bench-lib.mjs';
 
 const ROUNDS = process.env.ROUNDS === undefined ? undefined : Number(process.env.ROUNDS);
 // ONLY=tool-heavy,session (comma-separated shape names, `session`) runs a part of the bench while iterating.
@@ -173,95 +174,61 @@ async function oursTurn(steps, calls, withGate, liveOutput = false) {
   return chars;
 }
 
-async function cpuOf(fn, repeat) {
-  // Start every sample from a collected heap so no sample pays for the garbage of the one before.
-  globalThis.gc();
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (let i = 0; i < repeat; i++) await fn();
-  const wall = performance.now() - t0;
-  const c = process.cpuUsage(c0);
-  return { wall: wall / repeat, cpu: (c.user + c.system) / 1000 / repeat };
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ms = (x) => (x >= 100 ? `${x.toFixed(0)} ms` : `${x.toFixed(2)} ms`);
 
 const SHAPES = [
-  {
-    name: 'text-heavy',
-    deltas: 100_000,
-    calls: 0,
-    steps: 0,
-    repeat: 1,
-    what: '100k deltas, 1 request',
-    rounds: 7,
-  },
-  {
-    name: 'tool-heavy',
-    deltas: 1_000,
-    calls: 1_000,
-    steps: 10,
-    repeat: 1,
-    what: '1k deltas + 1,000 calls in 10 steps',
-    rounds: 15,
-  },
-  {
-    name: 'realistic',
-    deltas: 2_000,
-    calls: 20,
-    steps: 4,
-    repeat: 10,
-    what: '2k deltas + 20 calls in 4 steps',
-    rounds: 15,
-  },
+  { name: 'text-heavy', deltas: 100_000, calls: 0, steps: 0, what: '100k deltas, 1 request' },
+  { name: 'tool-heavy', deltas: 1_000, calls: 1_000, steps: 10, what: '1k deltas + 1,000 calls in 10 steps' },
+  { name: 'realistic', deltas: 2_000, calls: 20, steps: 4, what: '2k deltas + 20 calls in 4 steps' },
 ];
 
-console.log(
-  `agent-core bench: loop overhead, alternating rounds per shape after a warm-up; CPU ms per turn (median), ratio ours/bare of the medians, spread = min-max of the per-round ratios, min/min = ratio of the fastest samples (the least disturbed by other load); goal x1.05 or better`,
+const suite = benchSuite(
+  '@codeagent/agent-core',
+  'one turn through stream() vs a bare AI SDK streamText consuming fullStream with an equivalent tool, same mock model; then session costs',
 );
 for (const shape of SHAPES) {
   if (ONLY && !ONLY.includes(shape.name)) continue;
   const steps = script(shape);
-  const paths = {
-    bare: () => bareTurn(steps, shape.calls),
-    ours: () => oursTurn(steps, shape.calls, false),
-    gate: () => oursTurn(steps, shape.calls, true),
-    ...(shape.calls > 0
-      ? {
-          live: () => oursTurn(steps, shape.calls, false, true),
-          bareLive: () => bareLiveTurn(steps, shape.calls),
-        }
-      : {}),
-  };
-  const order = Object.keys(paths);
-  for (const k of order) await paths[k]();
-  const runs = Object.fromEntries(order.map((k) => [k, []]));
-  const rounds = ROUNDS ?? shape.rounds;
-  for (let r = 0; r < rounds; r++) {
-    // Rotate the order each round so no path always runs first or last.
-    for (let k = 0; k < order.length; k++) {
-      const name = order[(r + k) % order.length];
-      runs[name].push(await cpuOf(paths[name], shape.repeat));
-    }
+  for (const withGate of [false, true]) {
+    await suite.compare({
+      name: `${shape.name}${withGate ? ', gate' : ''}`,
+      what: `one turn, ${shape.what}, stream()${withGate ? ' with a permission gate (default mode)' : ''}`,
+      baselineName: 'bare streamText',
+      ours: () => oursTurn(steps, shape.calls, withGate),
+      baseline: () => bareTurn(steps, shape.calls),
+      goal: { max: 1.05 },
+      // A text-heavy turn is 2-3 s of CPU: fewer pairs keep the whole bench within minutes.
+      minRounds: ROUNDS ?? (shape.name === 'text-heavy' ? 11 : 31),
+      maxRounds: ROUNDS ?? 301,
+      targetSpread: 0.03,
+      budgetMs: Number(process.env.BUDGET_MS ?? 25_000),
+      warmup: 5,
+    });
   }
-  const med = (k) => median(runs[k].map((x) => x.cpu));
-  const line = (label, k, base = 'bare', baseLabel = 'bare') => {
-    const ratios = runs[k].map((x, i) => x.cpu / runs[base][i].cpu);
-    const ratio = med(k) / med(base);
-    const least = (key) => Math.min(...runs[key].map((x) => x.cpu));
-    return `    ${label.padEnd(26)} ${ms(med(k)).padStart(9)}  ${baseLabel} ${ms(med(base)).padStart(9)}  x${ratio.toFixed(3)}  spread x${Math.min(...ratios).toFixed(2)}-x${Math.max(...ratios).toFixed(2)}  min/min x${(least(k) / least(base)).toFixed(3)}  (wall median ${ms(median(runs[k].map((x) => x.wall)))} vs ${ms(median(runs[base].map((x) => x.wall)))})`;
-  };
-  console.log(
-    `  ${shape.name} (${shape.what}${shape.repeat > 1 ? `; each sample ${shape.repeat} turns` : ''}; ${rounds} rounds):`,
-  );
-  console.log(line('stream(), no gate', 'ours'));
-  console.log(line('stream(), permission gate', 'gate'));
-  if (runs.live) {
-    console.log(
-      line(`live output (${LIVE_WRITES} writes/call)`, 'live', 'bareLive', 'bare preliminary results'),
-    );
-    console.log(line('  the hook vs no output', 'live', 'ours', 'ours without output'));
+  if (shape.calls > 0) {
+    const live = () => oursTurn(steps, shape.calls, false, true);
+    await suite.compare({
+      name: `${shape.name}, live output`,
+      what: `one turn, ${shape.what}, each call writing ${LIVE_WRITES} live output chunks through ctx.output`,
+      baselineName: 'bare streamText with the same chunks as preliminary tool results',
+      ours: live,
+      baseline: () => bareLiveTurn(steps, shape.calls),
+      minRounds: ROUNDS ?? 21,
+      maxRounds: ROUNDS ?? 201,
+      budgetMs: Number(process.env.BUDGET_MS ?? 25_000),
+      warmup: 3,
+    });
+    await suite.compare({
+      name: `${shape.name}, the output hook`,
+      what: `the same turn with live output vs without any output (what the hook costs)`,
+      baselineName: 'stream() without output',
+      ours: live,
+      baseline: () => oursTurn(steps, shape.calls, false),
+      minRounds: ROUNDS ?? 21,
+      maxRounds: ROUNDS ?? 201,
+      budgetMs: Number(process.env.BUDGET_MS ?? 25_000),
+      warmup: 3,
+    });
   }
 }
 
@@ -288,8 +255,8 @@ if (!ONLY || ONLY.includes('profile')) {
     else if (functionName === '(garbage collector)') share.gc += dt;
   });
   const pct = (k) => `${((share[k] / share.total) * 100).toFixed(1)}%`;
-  console.log(
-    `  profile of 3 tool-heavy turns with a gate (self time): agent-core ${pct('ours')}, artifact-schema/render-intent/permission-gate ${pct('siblings')}, GC ${pct('gc')}; the rest is the AI SDK, zod and web streams`,
+  suite.note(
+    `profile of 3 tool-heavy turns with a gate (self time): agent-core ${pct('ours')}, artifact-schema/render-intent/permission-gate ${pct('siblings')}, GC ${pct('gc')}; the rest is the AI SDK, zod and web streams`,
   );
 }
 
@@ -441,7 +408,7 @@ function dropOldestAt(n, repeat) {
   const cpu = [];
   const wall = [];
   let dropped = 0;
-  for (let r = 0; r < repeat; r++) {
+  for (let r = -3; r < repeat; r++) {
     // Fresh message objects each sample, estimated once as the request before the rejection did.
     const messages = structuredClone(history);
     estimateRequestTokens(messages, undefined, 1_000);
@@ -455,27 +422,70 @@ function dropOldestAt(n, repeat) {
       400_000,
       'prompt is too long: 400000 tokens > 200000 maximum',
     );
-    wall.push(performance.now() - t0);
+    const w = performance.now() - t0;
     const c = process.cpuUsage(c0);
+    if (r < 0) continue; // warm-up
+    wall.push(w);
     cpu.push((c.user + c.system) / 1000);
     dropped = out?.decision.dropped.length ?? 0;
   }
-  return { cpu: median(cpu), wall: median(wall), dropped, spread: [Math.min(...cpu), Math.max(...cpu)] };
+  return { cpu, wall: median(wall), dropped };
+}
+
+/** A plain pass over the same history reading each message's cached estimate: the least any drop can cost. */
+function onePassAt(n, repeat) {
+  const history = JSON.parse(sessionJson(n)).messages;
+  const cpu = [];
+  for (let r = 0; r < repeat; r++) {
+    const messages = structuredClone(history);
+    estimateRequestTokens(messages, undefined, 1_000);
+    globalThis.gc();
+    const c0 = process.cpuUsage();
+    let sum = 0;
+    const kept = [];
+    for (let i = messages.length - 1; i >= 0; i--) {
+      sum += estimateMessageTokens(messages[i]);
+      if (sum < 100_000) kept.push(messages[i]);
+    }
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+    if (kept.length === 0) throw new Error('empty');
+  }
+  return median(cpu);
 }
 
 if (!ONLY || ONLY.includes('session')) {
-  console.log('  session costs:');
   const heap = await idleSessionHeap(100);
-  console.log(
-    `    idle session after 100 turns (300 tool calls), mean of 4 kept: heap held ${(heap.held / 2 ** 20).toFixed(1)} MiB, save() JSON ${(heap.json / 2 ** 20).toFixed(1)} MiB, ratio x${(heap.held / heap.json).toFixed(2)} (goal <= x3; baseline: the JSON text itself)`,
-  );
-  const load1k = perMessageLoad(1_000, ROUNDS ?? 15);
-  const load50k = perMessageLoad(50_000, 3);
-  console.log(
-    `    loadSession: ${load1k.toFixed(1)} us/message at 1k messages, ${load50k.toFixed(1)} us/message at 50k, ratio 50k/1k x${(load50k / load1k).toFixed(2)} (goal: linear, about x1.0; median of ${ROUNDS ?? 15} and 3 loads after a warm-up)`,
-  );
-  const drop = dropOldestAt(50_000, 9);
-  console.log(
-    `    dropOldest at 50k messages: CPU ${ms(drop.cpu)} (median of 9, spread ${ms(drop.spread[0])}-${ms(drop.spread[1])}; wall ${ms(drop.wall)}), dropped ${drop.dropped} messages, estimates cached by the rejected request (goal < 20 ms; before: 1.4 s, quadratic)`,
-  );
+  suite.value({
+    name: 'idle session heap',
+    what: 'heap an idle session keeps after 100 turns (300 tool calls), mean of 4 kept sessions',
+    unit: 'MiB',
+    value: heap.held / 2 ** 20,
+    reference: heap.json / 2 ** 20,
+    baselineName: 'its save() JSON text',
+    goal: { max: 3 },
+  });
+  const load1k = perMessageLoad(1_000, ROUNDS ?? 31);
+  const load50k = perMessageLoad(50_000, 5);
+  suite.value({
+    name: 'loadSession linearity',
+    what: 'loadSession time per message at 50k messages (median of 5) vs at 1k messages (median of 31)',
+    unit: 'µs/message',
+    value: load50k,
+    reference: load1k,
+    baselineName: 'the same at 1k messages',
+    goal: { max: 1.2, note: 'linear' },
+  });
+  const drop = dropOldestAt(50_000, 15);
+  const pass = onePassAt(50_000, 15);
+  suite.value({
+    name: 'dropOldest at 50k',
+    what: `prompt-too-long dropOldest over 50k messages (estimates cached by the rejected request), CPU, median of 15; dropped ${drop.dropped}`,
+    unit: 'ms',
+    values: drop.cpu,
+    reference: pass,
+    baselineName: 'one pass reading each cached estimate',
+    goal: { max: 20, on: 'value', note: 'ms; was 1.4 s, quadratic' },
+  });
 }
+suite.finish();

@@ -170,16 +170,27 @@ export function roundStarts(messages: readonly ModelMessage[]): number[] {
   return starts;
 }
 
+type ContentPart = Exclude<ModelMessage['content'], string>[number];
+
+/** A part's text in a preview (tool calls and results as placeholders), or undefined for parts without any. */
+function partText(part: ContentPart): string | undefined {
+  if (part.type === 'text' || part.type === 'reasoning') return part.text;
+  if (part.type === 'tool-call') return `[tool call ${part.toolName}]`;
+  if (part.type === 'tool-result') return `[tool result ${part.toolName}]`;
+  return undefined;
+}
+
 /** The text of a message (tool calls and results as placeholders); stops once it has `limit` characters. */
 function textOf(m: ModelMessage, limit = Number.POSITIVE_INFINITY): string {
   if (typeof m.content === 'string') return m.content.length > limit ? m.content.slice(0, limit) : m.content;
+  if (m.content.length === 1) {
+    const only = partText(m.content[0] as (typeof m.content)[number]) ?? '';
+    return only.length > limit ? only.slice(0, limit) : only;
+  }
   const out: string[] = [];
   let n = 0;
   for (const part of m.content) {
-    let t: string | undefined;
-    if (part.type === 'text' || part.type === 'reasoning') t = part.text;
-    else if (part.type === 'tool-call') t = `[tool call ${part.toolName}]`;
-    else if (part.type === 'tool-result') t = `[tool result ${part.toolName}]`;
+    const t = partText(part);
     if (t === undefined) continue;
     out.push(t);
     n += t.length + 1;
@@ -190,6 +201,8 @@ function textOf(m: ModelMessage, limit = Number.POSITIVE_INFINITY): string {
 }
 
 const PREVIEW_CHARS = 200;
+/** Text the preview would change: a whitespace run, a non-space whitespace, or whitespace at either end. */
+const NOT_COLLAPSED = /\s\s|[^\S ]|^\s|\s$/;
 
 /**
  * The first 200 characters of a message's text with whitespace collapsed. Reads a bounded prefix: a dropped
@@ -198,18 +211,25 @@ const PREVIEW_CHARS = 200;
 function previewOf(m: ModelMessage): string {
   const limit = PREVIEW_CHARS * 4;
   const raw = textOf(m, limit);
+  // Most messages are short and already single-spaced: nothing to collapse, nothing to cut.
+  if (raw.length <= PREVIEW_CHARS && !NOT_COLLAPSED.test(raw)) return raw;
   let text = raw.replace(/\s+/g, ' ').trim();
   if (raw.length >= limit && text.length <= PREVIEW_CHARS) text = textOf(m).replace(/\s+/g, ' ').trim();
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
 }
 
-function toolIdsOf(m: ModelMessage): string[] {
-  if (typeof m.content === 'string') return [];
-  const ids: string[] = [];
+/** Shared by every dropped message without tool ids (most of them): one array fewer per dropped message. */
+const NO_IDS: readonly string[] = Object.freeze([]);
+
+function toolIdsOf(m: ModelMessage): readonly string[] {
+  if (typeof m.content === 'string') return NO_IDS;
+  let ids: string[] | undefined;
   for (const part of m.content) {
-    if (part.type === 'tool-call' || part.type === 'tool-result') ids.push(part.toolCallId);
+    if (part.type !== 'tool-call' && part.type !== 'tool-result') continue;
+    if (ids === undefined) ids = [];
+    ids.push(part.toolCallId);
   }
-  return ids;
+  return ids ?? NO_IDS;
 }
 
 /** The dropped record of a whole message. */

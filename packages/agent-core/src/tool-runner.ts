@@ -6,6 +6,7 @@ import {
   toolResultArtifact,
 } from '@codeagent/artifact-schema';
 import {
+  isPermissionGate,
   isShellGrammarLoaded,
   type PermissionGate,
   permissionDeniedMessage,
@@ -102,6 +103,12 @@ function presentationsOf(tool: AgentTool<unknown>): Presentations {
   return { validated, untrusted };
 }
 
+/** Gate checks run one after another, so asks reach the user in the order of the calls. */
+interface ApprovalQueue {
+  tail: Promise<unknown>;
+  size: number;
+}
+
 /** What agent-core itself registered on each gate, so a host's own classification is never overwritten. */
 const registeredByUs = new WeakMap<PermissionGate, Map<string, ToolMeta>>();
 
@@ -153,7 +160,8 @@ export class ToolRunner {
   /** Which presentation the presenter's lookup hands out for the call being presented. */
   #argsValidated = false;
   readonly #presenterIssues: PresenterIssue[] = [];
-  #approvals: Promise<unknown> = Promise.resolve();
+  /** The turn's approval queue: its tail and how many calls are in it (0 lets an outright allow skip it). */
+  #approvals: ApprovalQueue = { tail: Promise.resolve(), size: 0 };
   #turn: Turn | null = null;
   /** The precheck outcome of each call of the turn (created by whichever comes first: the call or a host asking). */
   readonly #prechecks = new Map<string, { readonly done: Promise<boolean>; settle: (ok: boolean) => void }>();
@@ -226,7 +234,7 @@ export class ToolRunner {
   begin(turn: Turn): void {
     this.#settlePrechecks();
     this.#turn = turn;
-    this.#approvals = Promise.resolve();
+    this.#approvals = { tail: Promise.resolve(), size: 0 };
   }
 
   /** Stops serving calls. */
@@ -384,8 +392,9 @@ export class ToolRunner {
     if (!turn) throw new AgentCoreError('turn-in-progress', 'tool executed outside of a turn');
     // The turn's own signal aborts on user aborts and failed callbacks alike; the SDK's is a merge of it.
     const signal = sdkSignal?.aborted ? sdkSignal : turn.signal;
-    // The host sees the request before the gate decides.
-    await turn.requestDelivered(callId, signal);
+    // The host sees the request before the gate decides (usually it already has: no wait then).
+    const delivered = turn.requestDelivered(callId, signal);
+    if (delivered) await delivered;
     const { intent, args } = splitIntent(input);
     const gate = this.#gate;
     if (gate) {
@@ -425,26 +434,42 @@ export class ToolRunner {
       () => outcome.settle(false),
     );
     if (gate) {
-      const check = async () => {
-        try {
-          await prechecked;
-        } catch {
-          return null;
+      // Fast path: nothing is waiting in the approval queue and this package's own gate allows the call outright,
+      // so `gate.check` would answer "allowed" at once; the order of asks is unchanged (none is pending).
+      const allowedNow =
+        this.#approvals.size === 0 &&
+        isPermissionGate(gate) &&
+        gate.evaluate(tool.name, args).decision === 'allow';
+      if (!allowedNow) {
+        const check = async () => {
+          try {
+            await prechecked;
+          } catch {
+            return null;
+          }
+          return refused ? null : gate.check({ id: callId, name: tool.name, input: args, signal });
+        };
+        const queue = this.#approvals;
+        const leave = () => {
+          queue.size--;
+        };
+        queue.size++;
+        const run = queue.tail.then(check, check);
+        queue.tail = run.then(leave, leave);
+        // A refused call ends now, without waiting for the calls ahead of it in the queue.
+        await turn.race(prechecked, signal);
+        if (refused) return refused;
+        const decision = await turn.race(run, signal);
+        if (signal.aborted) throw abortError();
+        if (!decision?.allowed) {
+          return ToolOutcome.failure(
+            permissionDeniedMessage(tool.name, decision?.reason ?? 'denied'),
+            'permission-denied',
+          );
         }
-        return refused ? null : gate.check({ id: callId, name: tool.name, input: args, signal });
-      };
-      const run = this.#approvals.then(check, check);
-      this.#approvals = run.catch(() => undefined);
-      // A refused call ends now, without waiting for the calls ahead of it in the queue.
-      await turn.race(prechecked, signal);
-      if (refused) return refused;
-      const decision = await turn.race(run, signal);
-      if (signal.aborted) throw abortError();
-      if (!decision?.allowed) {
-        return ToolOutcome.failure(
-          permissionDeniedMessage(tool.name, decision?.reason ?? 'denied'),
-          'permission-denied',
-        );
+      } else {
+        await turn.race(prechecked, signal);
+        if (refused) return refused;
       }
     } else {
       await turn.race(prechecked, signal);

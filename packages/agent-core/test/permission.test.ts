@@ -74,6 +74,49 @@ describe('permission gate wiring', () => {
     expect(log).toEqual(['a', 'b']);
   });
 
+  it('a call the gate allows outright still waits behind a pending ask, and runs at once when none is pending', async () => {
+    const order: string[] = [];
+    const readNote = defineTool({
+      name: 'read_note',
+      description: 'Read a note',
+      inputSchema: z.object({ note: z.string() }),
+      capability: 'read',
+      execute: ({ note }) => {
+        order.push(`run:read:${note}`);
+        return `read ${note}`;
+      },
+    });
+    const model = scriptedModel([
+      [
+        call('c1', 'read_note', { note: 'first' }),
+        call('c2', 'write_note', { note: 'asked' }),
+        call('c3', 'read_note', { note: 'after' }),
+        finish('tool-calls'),
+      ],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const log: string[] = [];
+    const client = createClient({ model, registerTools: false, tools: [readNote, writeTool(log)] });
+    let answer: (() => void) | undefined;
+    installPermissionGate(client, {
+      ask: (_name, input) => {
+        order.push(`ask:${JSON.stringify(input)}`);
+        return new Promise<boolean>((resolve) => {
+          answer = () => {
+            order.push('answered');
+            resolve(true);
+          };
+          setTimeout(() => answer?.(), 20);
+        });
+      },
+    });
+    const result = await stream(client, 'go');
+    expect(result.stopReason).toBe('completed');
+    // c1 is allowed with nothing pending; c3 is allowed too but comes after the ask of c2, so it waits for it.
+    expect(order).toEqual(['run:read:first', 'ask:{"note":"asked"}', 'answered', 'run:read:after']);
+    expect(log).toEqual(['asked']);
+  });
+
   it('allow for the session asks once', async () => {
     let asks = 0;
     const log: string[] = [];

@@ -1,8 +1,8 @@
 // `pnpm bench`: toolResultArtifact vs (a) a minimal hand-written shape check and (b) a plain valibot
 // safeParse of the same schema, on valid, invalid and future (v2) artifacts inside a ToolResult.
-// Runs on the built package (dist). Each round times BATCH calls of one function; rounds of all functions are
-// interleaved and the median round is reported, which keeps the ratios stable on a busy machine.
+// Runs on the built package (dist), in the shared format (scripts/bench-lib.mjs): interleaved pairs, CPU time.
 import * as v from 'valibot';
+import { benchSuite } from '../../../scripts/bench-lib.mjs';
 import { TOOL_ARTIFACT_SCHEMA, ToolArtifactSchema, toolResultArtifact } from '../dist/index.js';
 
 /** Baseline (a): navigate, check the seven fields, return the input object (no copy, no guards). */
@@ -60,42 +60,32 @@ const candidates = {
   '(b) valibot safeParse': valibot,
 };
 
-const BATCH = 20_000;
-const ROUNDS = 31;
 let sink;
-
-function round(fn, input) {
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < BATCH; i++) sink = fn(input);
-  return Number(process.hrtime.bigint() - start) / BATCH;
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-console.log(
-  `toolResultArtifact bench: median of ${ROUNDS} interleaved rounds x ${BATCH} calls (node ${process.version});\n` +
-    'ratio = time of toolResultArtifact / time of the baseline (lower is better)\n',
+const suite = benchSuite(
+  '@codeagent/artifact-schema',
+  'toolResultArtifact (reads the artifact of a ToolResult: guards, v1 filter, a fresh seven-key copy) beside a minimal hand-written check and a plain valibot safeParse',
 );
+const goals = {
+  '(a) hand-written check + copy': { max: 1.5, note: 'the copy the contract requires is the floor' },
+  '(b) valibot safeParse': { max: 1 },
+};
 for (const [name, input] of Object.entries(inputs)) {
-  const samples = Object.fromEntries(Object.keys(candidates).map((k) => [k, []]));
-  for (const fn of Object.values(candidates)) for (let i = 0; i < 3; i++) round(fn, input); // warm-up
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [k, fn] of Object.entries(candidates)) samples[k].push(round(fn, input));
+  for (const [k, fn] of Object.entries(candidates)) {
+    if (k === 'toolResultArtifact') continue;
+    await suite.compare({
+      name: `${name} artifact vs ${k.replace(/^\([ab]\) /, '')}`,
+      what: `toolResultArtifact of a ${name} artifact`,
+      baselineName: k.replace(/^\([ab]\) /, ''),
+      ours: () => {
+        sink = toolResultArtifact(input);
+      },
+      baseline: () => {
+        sink = fn(input);
+      },
+      ...(goals[k] && name === 'valid' ? { goal: goals[k] } : {}),
+      budgetMs: 8_000,
+    });
   }
-  const ns = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)]));
-  const ours = ns.toolResultArtifact;
-  console.log(`${name} artifact`);
-  for (const [k, t] of Object.entries(ns)) {
-    const opsPerSec = Math.round(1e9 / t).toLocaleString('en-US');
-    const r = ours / t;
-    const ratio =
-      k === 'toolResultArtifact'
-        ? ''
-        : `  ratio ${r.toFixed(2)}${r < 1 ? ` (toolResultArtifact ${(1 / r).toFixed(1)}x faster)` : ''}`;
-    console.log(
-      `  ${k.padEnd(32)} ${opsPerSec.padStart(13)} ops/s  ${t.toFixed(1).padStart(7)} ns/call${ratio}`,
-    );
-  }
-  console.log('');
 }
+suite.finish();
 if (sink === Symbol.for('never')) console.log(sink);

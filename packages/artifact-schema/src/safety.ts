@@ -141,18 +141,23 @@ export function sanitizeTerminalText(text: string, options?: SanitizeTerminalOpt
       }
     : () => undefined;
   let out = '';
-  let start = 0; // start of the pending run of safe characters
+  let start = 0; // start of the pending run of kept text (safe characters and kept SGR)
   // The regex engine's native scan jumps over runs of safe text; only the unsafe characters are handled here.
   const unsafe = new RegExp(NEEDS_SANITISING.source, 'g');
   for (let m = unsafe.exec(s); m !== null; m = unsafe.exec(s)) {
     const at = m.index;
-    if (at < start) {
-      // Inside a sequence already skipped: resume the scan after it.
-      unsafe.lastIndex = start;
+    const c = s.charCodeAt(at);
+    if (c === ESC && s.charCodeAt(at + 1) === 0x5b) {
+      const { end, sgr } = scanCsi(s, at + 2);
+      unsafe.lastIndex = end;
+      // A kept SGR stays inside the pending run: coloured output is copied in long slices, not one per escape.
+      if (sgr && keepSgr) continue;
+      out += s.slice(start, at);
+      start = end;
       continue;
     }
     out += s.slice(start, at);
-    start = skipControl(s, at, s.charCodeAt(at), keep);
+    start = skipControl(s, at, c, keep);
     unsafe.lastIndex = start;
   }
   return out + s.slice(start);

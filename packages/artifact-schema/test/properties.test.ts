@@ -12,6 +12,7 @@ import {
 } from '../src/index.js';
 import { snapshotArtifact } from '../src/internal/artifact.js';
 import { escapeHtml, sanitizeTerminalText } from '../src/safety.js';
+import { sanitizeTerminalTextBefore } from './sanitizer-before.js';
 import { artifactLike, containerLike, hostile } from './arbitraries.js';
 import { ARTIFACT_KEY_ORDER } from './helpers.js';
 
@@ -309,6 +310,33 @@ describe('sanitizeTerminalText', () => {
             'no stray control',
           );
           check(sanitizeTerminalText(out) === out, 'idempotent');
+        }),
+        RUNS,
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
+
+  it(
+    'gives exactly what the previous implementation gave (SGR runs are now copied in place), SGR kept or not',
+    () => {
+      const sgrish = fc
+        .array(fc.constantFrom('\u001b[', '38:2::1:2:3', '4:3', ';', ':', '1', 'm', '\u001b[0m', 'x', '\n'), {
+          maxLength: 16,
+        })
+        .map((xs) => xs.join(''));
+      const mixed = fc.oneof(
+        terminalText,
+        sgrish,
+        fc.string({ unit: 'binary' }),
+        fc.string({ unit: 'grapheme' }),
+      );
+      fc.assert(
+        fc.property(mixed, fc.boolean(), (s, keepSgr) => {
+          check(
+            sanitizeTerminalText(s, { keepSgr }) === sanitizeTerminalTextBefore(s, { keepSgr }),
+            `same output for ${JSON.stringify(s)}`,
+          );
         }),
         RUNS,
       );

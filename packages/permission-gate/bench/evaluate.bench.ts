@@ -1,9 +1,12 @@
 /**
- * `gate.evaluate` throughput with 10 and 1,000 rules, next to a hand-written switch that encodes the
- * same decisions for the same inputs (the floor: no provenance, no glob engine, no fail-closed wrapper).
- * Run: `pnpm bench` in this package.
+ * permission-gate bench, in the shared format (scripts/bench-lib.mjs): `gate.evaluate` with 10 rules beside a
+ * hand-written switch that encodes the same decisions for the same inputs (the floor: no provenance, no glob engine,
+ * no fail-closed wrapper); 1,000 rules beside the same 10-rule gate (what the extra rules cost); Bash decisions with
+ * the bash grammar beside the hand-written splitter it replaced. Each row's baseline is named on it.
+ * Run: `pnpm bench` in this package (`pnpm bench:parsers` runs the parser comparison of ADR 0100).
  */
-import { bench, describe } from 'vitest';
+import { expect, test } from 'vitest';
+import { benchSuite } from '../../../scripts/bench-lib.mjs';
 import { type Capability, createPermissionGate, type Decision, type PermissionMode } from '../src/index.js';
 import { loadInstalledShellGrammar } from '../src/node.js';
 import { createOldMatcher } from '../test/red-team/old-splitter.js';
@@ -115,63 +118,6 @@ for (const c of CALLS) {
     throw new Error(`the extra rules changed the decision for ${c.name}`);
   }
 }
-let sink = 0;
-/** Longer runs than the default: the figures are ratios, and noisy machines need more samples. */
-const OPTS = { time: 2000, warmupTime: 300 };
-
-describe('evaluate: 10 calls per iteration', () => {
-  bench(
-    'hand-written switch (baseline)',
-    () => {
-      for (const c of CALLS) sink += handWritten(c.name, c.input, 'default').length;
-    },
-    OPTS,
-  );
-  bench(
-    'gate.evaluate, 10 rules',
-    () => {
-      for (const c of CALLS) sink += gate10.evaluate(c.name, c.input).decision.length;
-    },
-    OPTS,
-  );
-  bench(
-    'gate.evaluate, 1,000 rules',
-    () => {
-      for (const c of CALLS) sink += gate1000.evaluate(c.name, c.input).decision.length;
-    },
-    OPTS,
-  );
-  bench(
-    'gate.evaluate, 1,000 rules on the same tools',
-    () => {
-      for (const c of CALLS) sink += gate1000same.evaluate(c.name, c.input).decision.length;
-    },
-    OPTS,
-  );
-});
-
-describe('createPermissionGate (rule compilation)', () => {
-  bench(
-    'create with 10 rules',
-    () => {
-      sink += createPermissionGate({ rules: TEN }).mode.length;
-    },
-    OPTS,
-  );
-  bench(
-    'create with 1,000 rules',
-    () => {
-      sink += createPermissionGate({ rules: thousand() }).mode.length;
-    },
-    OPTS,
-  );
-});
-
-/**
- * Bash decisions: the bash-grammar analysis against the hand-written splitter it replaced (kept only as a
- * test helper, `test/red-team/old-splitter.ts`). Same rules, same commands; the old splitter's decisions
- * are the baseline's, not necessarily right (the red-team test counts where they are wrong).
- */
 const SHELL_RULES = {
   deny: ['Bash(rm:*)'],
   ask: ['Bash(git push*)'],
@@ -192,43 +138,94 @@ const COMMANDS: readonly string[] = [
 ];
 const oldShell = createOldMatcher(SHELL_RULES, 'default');
 const shellGate = createPermissionGate({ rules: SHELL_RULES });
+let sink = 0;
 let unique = 0;
 
-describe('Bash decisions: bash grammar vs the old hand-written splitter (10 commands per iteration)', () => {
-  bench(
-    'old splitter (baseline)',
-    () => {
-      for (const command of COMMANDS) sink += oldShell(command).length;
-    },
-    OPTS,
+test('permission-gate decisions beside their baselines', async () => {
+  const suite = benchSuite(
+    '@codeagent/permission-gate',
+    'gate.evaluate and Bash decisions, 10 calls (or 10 commands) per run, each beside the baseline named on its row',
   );
-  bench(
-    'gate.evaluate, bash grammar, parse cache warm',
-    () => {
+  const evaluate10 = () => {
+    for (const c of CALLS) sink += gate10.evaluate(c.name, c.input).decision.length;
+  };
+  await suite.compare({
+    name: 'evaluate, 10 rules',
+    what: 'gate.evaluate of a realistic 10-call mix with 10 rules (glob rules, provenance, fail-closed)',
+    baselineName: 'a hand-written switch deciding the same calls the same way',
+    ours: evaluate10,
+    baseline: () => {
+      for (const c of CALLS) sink += handWritten(c.name, c.input, 'default').length;
+    },
+    goal: { max: 20, note: 'a decision well under a microsecond' },
+  });
+  await suite.compare({
+    name: 'evaluate, 1,000 rules',
+    what: 'the same calls with 990 more rules on other tools',
+    baselineName: 'the 10-rule gate',
+    ours: () => {
+      for (const c of CALLS) sink += gate1000.evaluate(c.name, c.input).decision.length;
+    },
+    baseline: evaluate10,
+    goal: { max: 1.5, note: 'indexed: rules on other tools cost next to nothing' },
+  });
+  await suite.compare({
+    name: 'evaluate, 1,000 rules on the same tools',
+    what: 'the same calls with 990 more rules on Bash, Edit and Read (the worst case for the index)',
+    baselineName: 'the 10-rule gate',
+    ours: () => {
+      for (const c of CALLS) sink += gate1000same.evaluate(c.name, c.input).decision.length;
+    },
+    baseline: evaluate10,
+  });
+  await suite.compare({
+    name: 'create, 1,000 rules',
+    what: 'createPermissionGate with 1,000 rules (parse and index every rule)',
+    baselineName: 'createPermissionGate with 10 rules',
+    ours: () => {
+      sink += createPermissionGate({ rules: thousand() }).mode.length;
+    },
+    baseline: () => {
+      sink += createPermissionGate({ rules: TEN }).mode.length;
+    },
+    goal: { max: 100, note: 'linear in the rules' },
+  });
+  const old = () => {
+    for (const command of COMMANDS) sink += oldShell(command).length;
+  };
+  await suite.compare({
+    name: 'Bash, line seen before',
+    what: 'gate.evaluate of 10 Bash lines already decided once (parse cache warm)',
+    baselineName: 'the old hand-written splitter (wrong on 242 of 348 red-team lines)',
+    ours: () => {
       for (const command of COMMANDS) sink += shellGate.evaluate('Bash', { command }).decision.length;
     },
-    OPTS,
-  );
-  bench(
-    'gate.evaluate, bash grammar, every command new (cache miss)',
-    () => {
-      // A unique last argument makes every line new; plain-word lines stay plain (no parse), the rest are parsed.
+    baseline: old,
+    goal: { max: 1.5, note: 'about what the old splitter cost' },
+  });
+  await suite.compare({
+    name: 'Bash, every line new',
+    what: '10 new Bash lines (a unique last argument: plain-word lines stay unparsed, the rest are parsed)',
+    baselineName: 'the old hand-written splitter',
+    ours: () => {
       for (const command of COMMANDS) {
         sink += shellGate.evaluate('Bash', { command: `${command} a${unique++}` }).decision.length;
       }
     },
-    OPTS,
-  );
-  bench(
-    'gate.evaluate, bash grammar, every command new and parsed',
-    () => {
-      // A unique comment makes every line new and not plain words, so each one is parsed.
+    baseline: old,
+    note: 'no goal: a parse by the bash grammar is the price of deciding these lines correctly',
+  });
+  await suite.compare({
+    name: 'Bash, every line parsed',
+    what: '10 new Bash lines, each parsed (a unique comment)',
+    baselineName: 'the old hand-written splitter',
+    ours: () => {
       for (const command of COMMANDS) {
         sink += shellGate.evaluate('Bash', { command: `${command} #${unique++}` }).decision.length;
       }
     },
-    OPTS,
-  );
+    baseline: old,
+  });
+  suite.finish();
+  expect(sink).toBeGreaterThan(0);
 });
-
-if (sink < 0) throw new Error('unreachable');

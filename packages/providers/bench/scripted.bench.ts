@@ -1,7 +1,10 @@
+// providers bench, in the shared format (scripts/bench-lib.mjs): the scripted and demo models beside the AI SDK's own
+// test mock replaying the same parts, and the limits table beside a Map lookup.
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { stepCountIs, streamText } from 'ai';
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
-import { bench, describe } from 'vitest';
+import { expect, test } from 'vitest';
+import { benchSuite } from '../../../scripts/bench-lib.mjs';
 import { demoModel, modelLimits, type ScriptTurn, scriptedModel } from '../src/index.js';
 import { callOptions, looseTool, readAll } from '../test/helpers.js';
 
@@ -18,18 +21,6 @@ const turn: ScriptTurn = {
 const prebuilt: LanguageModelV3StreamPart[] = await readAll(
   (await scriptedModel([turn]).doStream(callOptions())).stream,
 );
-
-describe('one turn through doStream (parts read to the end)', () => {
-  bench('scriptedModel (plans, chunks and streams the turn)', async () => {
-    await readAll((await scriptedModel([turn]).doStream(callOptions())).stream);
-  });
-  bench('baseline: MockLanguageModelV3 + simulateReadableStream of pre-built parts', async () => {
-    const mock = new MockLanguageModelV3({
-      doStream: async () => ({ stream: simulateReadableStream({ chunks: prebuilt, chunkDelayInMs: null }) }),
-    });
-    await readAll((await mock.doStream(callOptions())).stream);
-  });
-});
 
 const tools = Object.fromEntries(
   ['Glob', 'Read', 'Grep', 'Edit', 'Write', 'Bash', 'job_output', 'job_kill', 'TodoWrite'].map((name) => [
@@ -54,29 +45,65 @@ const recorded: LanguageModelV3StreamPart[][] = [];
   await streamText({ model: recorder, prompt: 'tour', tools, stopWhen: stepCountIs(30) }).consumeStream();
 }
 
-describe('the whole demo tour through streamText (11 requests, in-memory tools)', () => {
-  bench('demoModel + streamText', async () => {
-    const model = demoModel({ disableDelays: true });
-    await streamText({ model, prompt: 'tour', tools, stopWhen: stepCountIs(30) }).consumeStream();
-  });
-  bench('baseline: MockLanguageModelV3 replaying the recorded tour + streamText', async () => {
-    let i = 0;
-    const model = new MockLanguageModelV3({
-      doStream: async () => ({
-        stream: simulateReadableStream({ chunks: recorded[i++] ?? [], chunkDelayInMs: null }),
-      }),
-    });
-    await streamText({ model, prompt: 'tour', tools, stopWhen: stepCountIs(30) }).consumeStream();
-  });
-});
+const ids = ['claude-sonnet-4-5-20250929', 'gpt-4o-mini', 'qwen2.5-coder:7b', 'unknown-model'];
+const map = new Map(ids.map((id) => [id, { contextWindow: 1, maxOutputTokens: 1 }]));
+let sink = 0;
 
-describe('limits lookup', () => {
-  const ids = ['claude-sonnet-4-5-20250929', 'gpt-4o-mini', 'qwen2.5-coder:7b', 'unknown-model'];
-  bench('modelLimits (longest-prefix scan of the table)', () => {
-    for (const id of ids) modelLimits(id);
+test('providers beside the AI SDK test mock', async () => {
+  const suite = benchSuite(
+    '@codeagent/providers',
+    'scripted and demo models beside MockLanguageModelV3 + simulateReadableStream replaying the same parts',
+  );
+  await suite.compare({
+    name: 'scripted turn',
+    what: 'scriptedModel: plan, chunk and stream one turn (reasoning, text, a tool call), read to the end',
+    baselineName: 'MockLanguageModelV3 + simulateReadableStream of the pre-built parts',
+    ours: async () => {
+      await readAll((await scriptedModel([turn]).doStream(callOptions())).stream);
+    },
+    baseline: async () => {
+      const mock = new MockLanguageModelV3({
+        doStream: async () => ({
+          stream: simulateReadableStream({ chunks: prebuilt, chunkDelayInMs: null }),
+        }),
+      });
+      await readAll((await mock.doStream(callOptions())).stream);
+    },
+    // Both streams wait on timers between parts: a short CPU sample keeps the wall time of a pair reasonable.
+    minSampleMs: 4,
+    goal: { max: 1.5 },
   });
-  const map = new Map(ids.map((id) => [id, { contextWindow: 1, maxOutputTokens: 1 }]));
-  bench('baseline: Map.get of the exact id', () => {
-    for (const id of ids) map.get(id);
+  await suite.compare({
+    name: 'demo tour',
+    what: 'the whole demo tour through streamText (11 requests, in-memory tools)',
+    baselineName: 'MockLanguageModelV3 replaying the recorded tour through streamText',
+    ours: async () => {
+      const model = demoModel({ disableDelays: true });
+      await streamText({ model, prompt: 'tour', tools, stopWhen: stepCountIs(30) }).consumeStream();
+    },
+    baseline: async () => {
+      let i = 0;
+      const model = new MockLanguageModelV3({
+        doStream: async () => ({
+          stream: simulateReadableStream({ chunks: recorded[i++] ?? [], chunkDelayInMs: null }),
+        }),
+      });
+      await streamText({ model, prompt: 'tour', tools, stopWhen: stepCountIs(30) }).consumeStream();
+    },
+    goal: { max: 1.2 },
   });
+  await suite.compare({
+    name: 'limits lookup',
+    what: 'modelLimits of 4 ids (longest-prefix scan of the table)',
+    baselineName: 'Map.get of the exact ids',
+    ours: () => {
+      for (const id of ids) sink += modelLimits(id).contextWindow;
+    },
+    baseline: () => {
+      for (const id of ids) sink += map.get(id)?.contextWindow ?? 0;
+    },
+    note: 'no goal: nanoseconds either way, called once per model switch',
+  });
+  suite.finish();
+  expect(sink).toBeGreaterThan(0);
 });

@@ -1,11 +1,15 @@
+// skills bench, fresh process: the first listing a CLI start pays, 2,000 skills, timed inside a new Node process
+// (module load excluded), with the persistent index an earlier process wrote, beside a fresh process running the
+// plain readdir + read + YAML parse of the same tree. Shared format (scripts/bench-lib.mjs).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, bench, describe } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { afterAll, test } from 'vitest';
+import { benchSuite } from '../../../scripts/bench-lib.mjs';
 
-// The first listing in a fresh process is what a CLI start pays: 2,000 skills, measured inside a new Node process
-// (module load excluded), without and with the persistent index written by an earlier process.
 const SKILLS = 2000;
 const root = mkdtempSync(join(tmpdir(), 'codeagent-skills-fresh-'));
 const cwd = join(root, 'project');
@@ -24,7 +28,8 @@ for (let i = 0; i < SKILLS; i++) {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const entry = new URL('../dist/index.js', import.meta.url).href;
-const script = (withIndex: boolean) => `
+const yamlEntry = pathToFileURL(createRequire(import.meta.url).resolve('yaml')).href;
+const ours = (withIndex: boolean) => `
   import { listSkillsMeta, SkillCache } from ${JSON.stringify(entry)};
   const cache = new SkillCache(${withIndex ? `{ indexFile: ${JSON.stringify(indexFile)} }` : ''});
   const t = performance.now();
@@ -32,37 +37,56 @@ const script = (withIndex: boolean) => `
   if (skills.length !== ${SKILLS}) throw new Error('wrong count ' + skills.length);
   process.stdout.write(String(performance.now() - t));
 `;
-const firstListing = (withIndex: boolean): number =>
-  Number(
-    execFileSync(process.execPath, ['--input-type=module', '-e', script(withIndex)], { encoding: 'utf8' }),
-  );
+const plain = `
+  import { readdir, readFile } from 'node:fs/promises';
+  import { join } from 'node:path';
+  import { parse } from ${JSON.stringify(yamlEntry)};
+  const dir = ${JSON.stringify(join(cwd, '.agents/skills'))};
+  const t = performance.now();
+  let n = 0;
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    const text = await readFile(join(dir, e.name, 'SKILL.md'), 'utf8');
+    if (typeof parse(text.slice(4, text.indexOf('\\n---', 4))).name === 'string') n++;
+  }
+  if (n !== ${SKILLS}) throw new Error('wrong count ' + n);
+  process.stdout.write(String(performance.now() - t));
+`;
+const run = (script: string): number =>
+  Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
 
-firstListing(true); // an earlier process wrote the index
-const inside: Record<string, number[]> = { cold: [], indexed: [] };
-const median = (v: readonly number[]): number =>
-  [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? Number.NaN;
-afterAll(() => {
-  const cold = median(inside.cold ?? []);
-  const indexed = median(inside.indexed ?? []);
-  console.log(
-    `first listing inside a fresh process: no index ${cold.toFixed(1)} ms, indexed ${indexed.toFixed(1)} ms (medians)`,
+test('first listing in a fresh process', async () => {
+  const suite = benchSuite(
+    '@codeagent/skills',
+    `the first listing of ${SKILLS} skills inside a fresh Node process (module load excluded)`,
+    'fresh-process',
   );
-  console.log(`ratio indexed / no index: x${(indexed / cold).toFixed(3)} (goal: indexed under 300 ms)`);
-});
-
-describe(`first listSkillsMeta in a fresh process, ${SKILLS} skills (whole process incl. Node start)`, () => {
-  bench(
-    'baseline: no index (read + YAML parse of every file)',
-    () => {
-      inside.cold?.push(firstListing(false));
-    },
-    { iterations: 5, warmupIterations: 0 },
-  );
-  bench(
-    'SkillCache({indexFile}): parsed outcomes from an earlier process',
-    () => {
-      inside.indexed?.push(firstListing(true));
-    },
-    { iterations: 5, warmupIterations: 0 },
-  );
+  run(ours(true)); // an earlier process wrote the index
+  await suite.compare({
+    name: 'first listing, indexed',
+    what: 'listSkillsMeta with SkillCache({indexFile}) written by an earlier process',
+    baselineName: 'a fresh process doing plain readdir + read + YAML parse',
+    ours: () => run(ours(true)),
+    baseline: () => run(plain),
+    clock: 'returned',
+    repeat: 1,
+    minRounds: 9,
+    budgetMs: 30_000,
+    warmup: 0,
+    goal: { max: 300, on: 'value', note: 'ms' },
+  });
+  await suite.compare({
+    name: 'first listing, no index',
+    what: 'listSkillsMeta with a fresh SkillCache and no index (reads and parses every file)',
+    baselineName: 'a fresh process doing plain readdir + read + YAML parse',
+    ours: () => run(ours(false)),
+    baseline: () => run(plain),
+    clock: 'returned',
+    repeat: 1,
+    minRounds: 9,
+    budgetMs: 30_000,
+    warmup: 0,
+    goal: { max: 1.5 },
+  });
+  suite.finish();
 });

@@ -1,7 +1,9 @@
+// terminal bench, approvals: renderApproval shows everything (escapes revealed, nothing cut) where the card
+// renderer cuts the title; the baseline of each row is the cheaper renderer over the same input.
 import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
 import { revealText, type ToolCallView } from '@codeagent/render-intent';
-import { Bench } from 'tinybench';
 import { expect, test } from 'vitest';
+import { benchSuite } from '../../../scripts/bench-lib.mjs';
 import { renderApproval, renderToolCall } from '../src/index.js';
 
 /** A 1 MB model command: words, space runs, escapes and bidi controls mixed in. */
@@ -30,46 +32,58 @@ const diff: ToolCallView = {
   diffs: [{ path: 'a.ts', oldText: before, newText: before.replace('line2500 = 2500', 'line2500 = 0') }],
 };
 
-test('approval rendering vs the card renderer (1 MB command, 5,000-line file diff)', async () => {
-  const bench = new Bench({ time: 2000, iterations: 5, warmupTime: 200, warmupIterations: 1 });
-  let sink = 0;
-  bench
-    .add('renderApproval terminal card, 1 MB, 40 lines shown', () => {
-      sink += renderApproval(view, { color: true, width: 120, maxLines: 40 }).text.length;
-    })
-    .add('renderApproval terminal card, 1 MB, all lines', () => {
-      sink += renderApproval(view, { color: true, width: 120, maxLines: Number.POSITIVE_INFINITY }).text
-        .length;
-    })
-    .add('renderToolCall terminal card, 1 MB (baseline: cuts the title)', () => {
-      sink += renderToolCall(view, { color: true, width: 120 }).length;
-    })
-    .add('renderApproval diff card, 5,000-line file', () => {
-      sink += renderApproval(diff, { color: true, width: 120, maxLines: Number.POSITIVE_INFINITY }).text
-        .length;
-    })
-    .add('renderToolCall diff card, 5,000-line file (baseline)', () => {
-      sink += renderToolCall(diff, { color: true, width: 120 }).length;
-    })
-    .add('revealText, 1 MB', () => {
-      sink += revealText(text).length;
-    })
-    .add('sanitizeTerminalText, 1 MB (baseline)', () => {
-      sink += sanitizeTerminalText(text).length;
-    });
-  await bench.run();
-  expect(sink).toBeGreaterThan(0);
-  const rows = bench.tasks.map((task) => {
-    const r = task.result;
-    const hz = r && 'throughput' in r ? r.throughput.mean : 0;
-    const rme = r && 'throughput' in r ? r.throughput.rme : 0;
-    return { task: task.name, 'ops/s': Number(hz.toFixed(2)), '±%': Number(rme.toFixed(1)) };
-  });
-  const hz = (name: string): number => rows.find((r) => r.task.startsWith(name))?.['ops/s'] ?? Number.NaN;
-  console.table(rows);
-  console.log(
-    `ratio renderApproval (all lines) / renderToolCall, 1 MB command: ${(hz('renderApproval terminal card, 1 MB, all') / hz('renderToolCall terminal card')).toFixed(2)}x; ` +
-      `diff: ${(hz('renderApproval diff') / hz('renderToolCall diff')).toFixed(2)}x; ` +
-      `revealText / sanitizeTerminalText: ${(hz('revealText') / hz('sanitizeTerminalText')).toFixed(2)}x`,
+test('approval rendering beside the card renderer', async () => {
+  const suite = benchSuite(
+    '@codeagent/terminal',
+    'renderApproval (everything shown, escapes revealed) beside the card renderer over the same call',
+    'approval',
   );
+  let sink = 0;
+  const all = { color: true, width: 120, maxLines: Number.POSITIVE_INFINITY };
+  await suite.compare({
+    name: 'approval, 1 MB command, 40 lines',
+    what: 'renderApproval of a 1 MB command, 40 lines shown',
+    baselineName: 'renderToolCall of the same call (cuts the title)',
+    ours: () => {
+      sink += renderApproval(view, { color: true, width: 120, maxLines: 40 }).text.length;
+    },
+    baseline: () => {
+      sink += renderToolCall(view, { color: true, width: 120 }).length;
+    },
+  });
+  await suite.compare({
+    name: 'approval, 1 MB command, all lines',
+    what: 'renderApproval of a 1 MB command, every line',
+    baselineName: 'renderToolCall of the same call (cuts the title)',
+    ours: () => {
+      sink += renderApproval(view, all).text.length;
+    },
+    baseline: () => {
+      sink += renderToolCall(view, { color: true, width: 120 }).length;
+    },
+  });
+  await suite.compare({
+    name: 'approval, 5,000-line diff',
+    what: 'renderApproval of an Edit of a 5,000-line file, every line',
+    baselineName: 'renderToolCall of the same diff card',
+    ours: () => {
+      sink += renderApproval(diff, all).text.length;
+    },
+    baseline: () => {
+      sink += renderToolCall(diff, { color: true, width: 120 }).length;
+    },
+  });
+  await suite.compare({
+    name: 'revealText, 1 MB',
+    what: 'revealText of the 1 MB command (escapes and controls shown as <ESC>, <U+XXXX>)',
+    baselineName: 'sanitizeTerminalText of the same text (strips them)',
+    ours: () => {
+      sink += revealText(text).length;
+    },
+    baseline: () => {
+      sink += sanitizeTerminalText(text).length;
+    },
+  });
+  suite.finish();
+  expect(sink).toBeGreaterThan(0);
 });

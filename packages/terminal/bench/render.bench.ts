@@ -1,10 +1,13 @@
+// terminal bench: the terminal card over a tool's output (100,000 lines and 50 MB) and the sanitiser, each beside a
+// strip-ansi regex over the same text (which only strips colours: it keeps C0/C1 controls and bidi characters, so
+// it does less than the sanitiser). Printed and written by the shared bench helper (scripts/bench-lib.mjs).
 import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
 import stripAnsi from 'strip-ansi';
-import { Bench } from 'tinybench';
 import { expect, test } from 'vitest';
+import { benchSuite } from '../../../scripts/bench-lib.mjs';
 import { renderArtifact, renderToolResult } from '../src/index.js';
 
-/** 100,000 lines of test-runner-like output: plain lines, SGR-coloured lines, some CJK, a few hostile escapes. */
+/** Test-runner-like output: plain lines, SGR-coloured lines, some CJK, a few hostile escapes. */
 function toolOutput(lines: number): string {
   const out: string[] = [];
   for (let i = 0; i < lines; i++) {
@@ -19,66 +22,80 @@ function toolOutput(lines: number): string {
 
 const LINES = 100_000;
 const input = toolOutput(LINES);
-const megabytes = Buffer.byteLength(input, 'utf8') / 1e6;
+const mb = (s: string) => (Buffer.byteLength(s, 'utf8') / 1e6).toFixed(1);
+let big = input;
+while (big.length < 50e6) big = `${big}\n${big}`;
+big = big.slice(0, 50e6);
 /** Escape-dense input: every line carries colours and a cursor move. */
 const dense = Array.from(
   { length: 20_000 },
   (_, i) => `\u001b[1;31mE${i}\u001b[0m \u001b[2K\u001b[3Aline ${i}`,
 ).join('\n');
-const denseMegabytes = Buffer.byteLength(dense, 'utf8') / 1e6;
 
-test('terminal renderer throughput (100,000-line tool output)', async () => {
-  const bench = new Bench({ time: 2000, iterations: 5, warmupTime: 200, warmupIterations: 1 });
+test('terminal card and sanitiser beside strip-ansi', async () => {
+  const suite = benchSuite(
+    '@codeagent/terminal',
+    'the terminal result card and sanitizeTerminalText beside a strip-ansi regex over the same text',
+    'render',
+  );
+  suite.note(
+    `inputs: ${LINES.toLocaleString('en')}-line tool output ${mb(input)} MB; the same repeated to ${mb(big)} MB; escape-dense ${mb(dense)} MB (20,000 lines, 4 escapes each)`,
+  );
   let sink = 0;
-  bench
-    .add('renderToolResult terminal card, colour on', () => {
-      sink += renderToolResult(
-        { card: 'terminal', output: input, exitCode: 0 },
-        {},
-        { color: true, width: 120 },
-      ).length;
-    })
-    .add('renderToolResult terminal card, colour off', () => {
-      sink += renderToolResult(
-        { card: 'terminal', output: input, exitCode: 0 },
-        {},
-        { color: false, width: 120 },
-      ).length;
-    })
-    .add('renderArtifact text artifact, colour on', () => {
-      sink += renderArtifact({ value: input }, { color: true, width: 120 }).length;
-    })
-    .add('sanitizeTerminalText (realistic)', () => {
-      sink += sanitizeTerminalText(input).length;
-    })
-    .add('strip-ansi baseline (realistic)', () => {
-      sink += stripAnsi(input).length;
-    })
-    .add('sanitizeTerminalText (escape-dense)', () => {
-      sink += sanitizeTerminalText(dense).length;
-    })
-    .add('strip-ansi baseline (escape-dense)', () => {
-      sink += stripAnsi(dense).length;
-    });
-  await bench.run();
-  expect(sink).toBeGreaterThan(0);
-
-  const rows = bench.tasks.map((task) => {
-    const r = task.result;
-    const hz = r && 'throughput' in r ? r.throughput.mean : 0;
-    const size = task.name.includes('dense') ? denseMegabytes : megabytes;
-    return { task: task.name, 'ops/s': Number(hz.toFixed(2)), 'MB/s': Number((hz * size).toFixed(1)) };
+  const card = (text: string, color: boolean) => () => {
+    sink += renderToolResult(
+      { card: 'terminal', output: text, exitCode: 0 },
+      {},
+      { color, width: 120 },
+    ).length;
+  };
+  const strip = (text: string) => () => {
+    sink += stripAnsi(text).length;
+  };
+  await suite.compare({
+    name: 'terminal card, 50 MB',
+    what: `renderToolResult terminal card, colour on, ${mb(big)} MB output`,
+    baselineName: 'strip-ansi over the same text',
+    ours: card(big, true),
+    baseline: strip(big),
+    goal: { max: 400, on: 'value', note: 'ms for the 50 MB output' },
+    minRounds: 9,
+    budgetMs: 30_000,
+    warmup: 1,
   });
-  const hz = (name: string): number => rows.find((r) => r.task === name)?.['ops/s'] ?? Number.NaN;
-  console.log(
-    `input: ${LINES} lines, ${megabytes.toFixed(2)} MB; escape-dense input: ${denseMegabytes.toFixed(2)} MB`,
-  );
-  console.table(rows);
-  console.log(
-    `ratio sanitizeTerminalText / strip-ansi: realistic ${(hz('sanitizeTerminalText (realistic)') / hz('strip-ansi baseline (realistic)')).toFixed(2)}x, ` +
-      `escape-dense ${(hz('sanitizeTerminalText (escape-dense)') / hz('strip-ansi baseline (escape-dense)')).toFixed(2)}x`,
-  );
-  console.log(
-    `ratio full render (colour on) / sanitiser alone: ${(hz('renderToolResult terminal card, colour on') / hz('sanitizeTerminalText (realistic)')).toFixed(2)}x`,
-  );
+  for (const color of [true, false]) {
+    await suite.compare({
+      name: `terminal card, colour ${color ? 'on' : 'off'}`,
+      what: `renderToolResult terminal card, ${LINES.toLocaleString('en')}-line output`,
+      baselineName: 'strip-ansi over the same text',
+      ours: card(input, color),
+      baseline: strip(input),
+    });
+  }
+  await suite.compare({
+    name: 'text artifact',
+    what: `renderArtifact of a text artifact, colour on, ${LINES.toLocaleString('en')}-line output`,
+    baselineName: 'strip-ansi over the same text',
+    ours: () => {
+      sink += renderArtifact({ value: input }, { color: true, width: 120 }).length;
+    },
+    baseline: strip(input),
+  });
+  for (const [label, text] of [
+    ['realistic', input],
+    ['escape-dense', dense],
+  ] as const) {
+    await suite.compare({
+      name: `sanitizer, ${label}`,
+      what: `sanitizeTerminalText, ${label} input (strips every escape but SGR, C0/C1 controls, bidi controls)`,
+      baselineName: 'strip-ansi regex (colours only)',
+      ours: () => {
+        sink += sanitizeTerminalText(text).length;
+      },
+      baseline: strip(text),
+      goal: { max: 2, note: 'at least 0.5x the regex throughput' },
+    });
+  }
+  suite.finish();
+  expect(sink).toBeGreaterThan(0);
 });

@@ -216,18 +216,22 @@ export function isolateText(text: string): string {
     if (lineEnd === -1) lineEnd = n;
     if (esc !== -1 && esc < lineStart) esc = text.indexOf(ESC, lineStart);
     if ((esc !== -1 && esc < lineEnd) || active.length > 0) {
-      chunks.push(text.slice(copyFrom, lineStart));
       const line = text.slice(lineStart, lineEnd);
-      const prefix = active.join('');
+      const prefixSgr = active.join('');
       active = carrySgr(active, line);
-      const full = prefix + line;
-      chunks.push(full.endsWith(RESET) || !full.includes(ESC) ? full : full + RESET);
-      copyFrom = lineEnd;
+      const full = prefixSgr + line;
+      const isolated = full.endsWith(RESET) || !full.includes(ESC) ? full : full + RESET;
+      // A line that already ends its own colours stays in the stretch being copied (most coloured lines do).
+      if (isolated !== line) {
+        chunks.push(text.slice(copyFrom, lineStart), isolated);
+        copyFrom = lineEnd;
+      }
     }
     if (lineEnd >= n) break;
     lineStart = lineEnd + 1;
     if (esc !== -1 && esc < lineStart) esc = text.indexOf(ESC, lineStart);
   }
+  if (copyFrom === 0) return text;
   chunks.push(text.slice(copyFrom));
   return chunks.join('');
 }

@@ -113,6 +113,12 @@ export function toolCallLines(view: ToolCallView, options: ResolvedRenderOptions
   }
 }
 
+/**
+ * Lines arrays holding one line that already passed the strict output rules (a terminal card's body, which can be
+ * the size of a whole tool output): the frame's final check skips that line instead of scanning it again.
+ */
+export const checkedLine = new WeakMap<readonly string[], string>();
+
 /** The exit pill of a terminal result: ` exit 0 ` green, non-zero red, a signal yellow; `[exit 0]` without colour. */
 export function exitPill(exitCode: unknown, signal: unknown, color: boolean): string | null {
   let label: string;
@@ -148,9 +154,14 @@ export function toolResultLines(
       const output = view.output ?? data.value;
       const text = trimFinalNewline(toText(output));
       const gutter = paint(color, '│ ', 'dim');
-      const body = text === '' ? [] : [prefixBlock(safeText(text, color), INDENT + gutter, false)];
+      const body = text === '' ? '' : prefixBlock(safeText(text, color), INDENT + gutter, false);
       const pill = exitPill(view.exitCode, view.signal, color);
-      return [...title, ...body, ...(pill ? [`${INDENT}${paint(color, '└ ', 'dim')}${pill}`] : [])];
+      const lines = [...title];
+      if (body !== '') lines.push(body);
+      if (pill) lines.push(`${INDENT}${paint(color, '└ ', 'dim')}${pill}`);
+      // The body passed the strict rules in `safeText`; the gutter and colour resets added since are strict SGR.
+      if (body !== '') checkedLine.set(lines, body);
+      return lines;
     }
     case 'diff':
       return [...title, ...indent(diffLines(view.diffs, color))];

@@ -62,6 +62,11 @@ const UNSAFE_NON_ESC_RE =
   /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const SGR_AT_RE = /\u001b\[[0-9;]*m/y;
 
+/** True when `text` has a character the strict checker rejects other than ESC (one native scan). */
+export function hasUnsafeNonEsc(text: string): boolean {
+  return UNSAFE_NON_ESC_RE.test(text);
+}
+
 function onlySgrEscapes(text: string): boolean {
   for (let i = text.indexOf('\u001b'); i !== -1; i = text.indexOf('\u001b', i + 1)) {
     SGR_AT_RE.lastIndex = i;

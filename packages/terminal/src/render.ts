@@ -1,7 +1,7 @@
 import { toolResultValue } from '@codeagent/artifact-schema';
 import type { ToolCallView, ToolResultView } from '@codeagent/render-intent';
 import { artifactLines } from './artifact.js';
-import { type ToolResultData, toolCallLines, toolResultLines } from './cards.js';
+import { checkedLine, type ToolResultData, toolCallLines, toolResultLines } from './cards.js';
 import { enforceStrictOutput } from './checker.js';
 import { type ResolvedRenderOptions, resolveRenderOptions, type TerminalRenderOptions } from './options.js';
 import { safeText, trimFinalNewline } from './text.js';
@@ -14,8 +14,21 @@ export interface ToolCardData extends ToolResultData {
   readonly result?: ToolResultView;
 }
 
+/**
+ * Joins a frame and applies the strict rules to it: the last line of defence. A line the card already checked
+ * ({@link checkedLine}) is not scanned again; the check never spans lines (nothing it keeps contains a newline),
+ * so checking line by line gives the same frame as checking the joined text.
+ */
 function finish(lines: readonly string[]): string {
-  return enforceStrictOutput(lines.join('\n'));
+  const checked = checkedLine.get(lines);
+  if (checked === undefined) return enforceStrictOutput(lines.join('\n'));
+  let out = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (i > 0) out += '\n';
+    out += line === checked ? line : enforceStrictOutput(line);
+  }
+  return out;
 }
 
 function artifactFrame(source: unknown, options: ResolvedRenderOptions): string {
@@ -53,8 +66,14 @@ export function renderToolResult(
 export function renderToolCard(card: ToolCardData, options: TerminalRenderOptions = {}): string {
   const resolved = resolveRenderOptions(options);
   const lines = toolCallLines(card.call, resolved);
-  if (card.result) lines.push(...toolResultLines(card.result, card, resolved));
-  else lines.push(resolved.color ? '  \u001b[2m… running\u001b[0m' : '  … running');
+  if (card.result) {
+    const result = toolResultLines(card.result, card, resolved);
+    lines.push(...result);
+    const checked = checkedLine.get(result);
+    if (checked !== undefined) checkedLine.set(lines, checked);
+  } else {
+    lines.push(resolved.color ? '  \u001b[2m… running\u001b[0m' : '  … running');
+  }
   return finish(lines);
 }
 

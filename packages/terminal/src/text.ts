@@ -1,6 +1,6 @@
 import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
 import { isolateText, stripSgr } from './ansi.js';
-import { enforceStrictOutput } from './checker.js';
+import { enforceStrictOutput, hasUnsafeNonEsc } from './checker.js';
 
 /** Compact JSON for display; never throws (cycles, bigint, functions and too-deep nesting get a marker). */
 export function safeJson(value: unknown): string {
@@ -65,10 +65,24 @@ export function normaliseColonSgr(text: string): string {
  */
 export function sanitize(value: unknown, color: boolean): string {
   const raw = toText(value);
-  const clean = enforceStrictOutput(
-    normaliseColonSgr(sanitizeTerminalText(raw.includes('\r\n') ? raw.replace(/\r\n/g, '\n') : raw)),
+  const clean = strictAfterSanitiser(
+    sanitizeTerminalText(raw.includes('\r\n') ? raw.replace(/\r\n/g, '\n') : raw),
   );
   return color ? clean : stripSgr(clean);
+}
+
+/** An ESC that does not start a strict SGR (`ESC [ digits/; m`): one native search instead of a walk per escape. */
+const NON_STRICT_ESC = /\u001b(?!\[[0-9;]*m)/;
+
+/**
+ * `enforceStrictOutput(normaliseColonSgr(text))` in two native scans instead of four: when every ESC starts a
+ * strict SGR, no colon SGR can match (each match starts at an ESC, and a strict SGR holds no other ESC), so only
+ * the characters other than ESC are left to check; an ESC that does not start a strict SGR sends the text
+ * through the two original steps.
+ */
+function strictAfterSanitiser(text: string): string {
+  if (NON_STRICT_ESC.test(text)) return enforceStrictOutput(normaliseColonSgr(text));
+  return hasUnsafeNonEsc(text) ? enforceStrictOutput(text) : text;
 }
 
 /** Untrusted multi-line text, sanitised, as one block whose colours are reset at every line end. */

@@ -1,8 +1,10 @@
-// Grep over a generated 5,000-file tree vs naive readdir + readFile + regex baselines.
+// tools bench, in the shared format (scripts/bench-lib.mjs): Grep over a generated 5,000-file tree (+1,000 gitignored)
+// beside naive readdir + readFile + regex baselines. Wall time (file I/O and worker threads).
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, bench, describe } from 'vitest';
+import { afterAll, test } from 'vitest';
+import { benchSuite } from '../../../scripts/bench-lib.mjs';
 import { Workspace } from '../src/index.js';
 import { grepFiles } from '../src/internal.js';
 
@@ -64,28 +66,39 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const options = { time: 0, iterations: 3, warmupTime: 0, warmupIterations: 1 };
-
-describe(`grep ${FILES} files (+${IGNORED} gitignored)`, () => {
-  bench(
-    'grepFiles (gitignore, worker reads + matches)',
-    async () => {
-      check((await grepFiles(workspace, { pattern: 'findMe\\(' })).count, 'grepFiles');
-    },
-    options,
+test(`grep ${FILES} files beside naive readdir + regex`, async () => {
+  const suite = benchSuite(
+    '@codeagent/tools',
+    `Grep (grepFiles: .gitignore honoured, files read and matched in worker threads) over ${FILES} files + ${IGNORED} gitignored`,
   );
-  bench(
-    'naive readdir+regex, everything (baseline)',
-    async () => {
+  const ours = async () => {
+    check((await grepFiles(workspace, { pattern: 'findMe\\(' })).count, 'grepFiles');
+  };
+  await suite.compare({
+    name: 'grep, whole tree',
+    what: `grepFiles over ${FILES} files, skipping the ${IGNORED} gitignored ones`,
+    baselineName: 'naive recursive readdir + readFile + regex of every file (ignores nothing)',
+    ours,
+    baseline: async () => {
       check((await naive(root)) - IGNORED / 50, 'naive');
     },
-    options,
-  );
-  bench(
-    'naive readdir+regex, node_modules skipped by hand',
-    async () => {
+    clock: 'wall',
+    minRounds: 11,
+    budgetMs: 25_000,
+    goal: { max: 1 },
+  });
+  await suite.compare({
+    name: 'grep, ignored dir skipped by hand',
+    what: `grepFiles over the same tree`,
+    baselineName: 'the naive walk told to skip node_modules (reads the same 5,000 files)',
+    ours,
+    baseline: async () => {
       check(await naive(root, 'node_modules'), 'naive-skip');
     },
-    options,
-  );
+    clock: 'wall',
+    minRounds: 11,
+    budgetMs: 25_000,
+    goal: { max: 1 },
+  });
+  suite.finish();
 });
