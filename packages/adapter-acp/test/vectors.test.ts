@@ -1,7 +1,7 @@
 import type { StopReason } from '@codeagent/agent-core';
 import type { ToolCallView, ToolResultView } from '@codeagent/render-intent';
 import { describe, expect, it } from 'vitest';
-import mapping from '../vectors/mapping.json' with { type: 'json' };
+import mapping from '@codeagent/render-intent/vectors/acp-mapping.json' with { type: 'json' };
 import { acpStopReason, toolCallNotice, toolResultNotices } from '../src/index.js';
 
 // The shared conformance vectors (also run by @codeagent/conformance): view -> ACP update, stop reason -> ACP.
@@ -14,7 +14,7 @@ const run: Record<string, (...args: never[]) => unknown> = {
   acpStopReason: (reason: StopReason) => acpStopReason(reason),
 };
 
-describe('ACP mapping vectors (vectors/mapping.json)', () => {
+describe('ACP mapping vectors (@codeagent/render-intent/vectors/acp-mapping.json)', () => {
   it('has unique ids, a rule for each, and covers every row of the mapping table and every stop reason', () => {
     const ids = mapping.vectors.map((v) => v.id);
     expect(new Set(ids).size).toBe(ids.length);
