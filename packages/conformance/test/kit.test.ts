@@ -24,6 +24,7 @@ import {
   runSuite,
   startHost,
 } from '../src/index.js';
+import { recordReport } from './report-file.js';
 
 const run = promisify(execFile);
 const pkg = join(import.meta.dirname, '..');
@@ -56,6 +57,7 @@ describe('the artifact suite', () => {
 
   it('@codeagent/artifact-schema passes every vector in process', async () => {
     const report = await runSuite(artifactSchema);
+    recordReport(report, 'in process');
     expect(report.ok, formatReport(report)).toBe(true);
     expect(report.counts.pass).toBe(artifactSuite.length);
   });
@@ -66,6 +68,7 @@ describe('NDJSON hosts over stdio', () => {
     const host = await startHost(TS);
     const report = await runSuite(host);
     await host.close();
+    recordReport(report, 'NDJSON (TypeScript host)');
     expect(report.ok, formatReport(report)).toBe(true);
     expect(report.counts.pass).toBe(artifactSuite.length);
   }, 60_000);
@@ -74,6 +77,7 @@ describe('NDJSON hosts over stdio', () => {
     const host = await startHost(PY);
     const report = await runSuite(host);
     await host.close();
+    recordReport(report, 'NDJSON (Python host)');
     expect(report.ok, formatReport(report)).toBe(true);
     expect(report.implementation).toBe('python reference host');
     expect(report.counts.pass).toBe(artifactSuite.length);
