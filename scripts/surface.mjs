@@ -159,7 +159,9 @@ const BIG = 2000;
 
 /** A JSON picture of a runtime value: data as it is, functions and instances by name; big values by digest. */
 function picture(value, depth = 0, seen = new Set()) {
-  if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return value;
+  // A path inside the checkout (a corpus file's location) is pinned relative to it, the same on every machine.
+  if (typeof value === 'string') return value.split(root).join('<repo>');
+  if (value === null || ['number', 'boolean'].includes(typeof value)) return value;
   if (typeof value === 'function') return `[function ${value.name}]`;
   if (typeof value !== 'object') return `[${typeof value}]`;
   if (seen.has(value) || depth > 8) return '[…]';
