@@ -44,10 +44,12 @@ export {
   terminalViewsSuite,
 } from './view-vectors.js';
 export {
+  type Behaviour,
   type GrantOutcome,
   type GrantStep,
   grantSessionOp,
   presentSessionOp,
+  type SchemaSpec,
   type SessionOutcome,
   type SessionStep,
   type ToolSpec,

@@ -14,10 +14,10 @@ import type {
   ToolResultInput,
 } from '@codeagent/render-intent';
 
-/** A presenter's behaviour in a `presentSession` vector (see PROTOCOL.md §5). */
-type Behaviour = 'undefined' | 'echo' | { readonly returns: unknown } | { readonly throws: string };
+/** A presenter's behaviour in a `presentSession` vector (see PROTOCOL.md §4). */
+export type Behaviour = 'undefined' | 'echo' | { readonly returns: unknown } | { readonly throws: string };
 /** An input schema's behaviour in a `presentSession` vector. */
-type SchemaSpec = 'async' | { readonly requireString: string } | { readonly throws: string };
+export type SchemaSpec = 'async' | { readonly requireString: string } | { readonly throws: string };
 
 /** A tool of a `presentSession` vector, as data. */
 export interface ToolSpec {
