@@ -389,6 +389,7 @@ export class CliHost {
             else write(line);
             break;
           }
+          case 'tool-output':
           case 'usage':
             break;
           case 'tick':
