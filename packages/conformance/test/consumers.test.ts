@@ -136,6 +136,28 @@ describe('the render-intent, terminal-views, acp-mapping and grants suites', () 
   }, 60_000);
 });
 
+describe('the Python reference host (standard library only)', () => {
+  it('passes the terminal fallback and the stop-reason mapping; the rest is listed as not applicable', async () => {
+    const host = await startHost(
+      `python3 ${join(import.meta.dirname, '..', 'hosts', 'python', 'codeagent_conformance_host.py')}`,
+    );
+    try {
+      for (const [suite, pass] of [
+        ['render-intent', 15],
+        ['acp-mapping', 8],
+      ] as const) {
+        const report = await runSuite(host, { suite });
+        recordReport(report, 'NDJSON (Python host)');
+        expect(report.ok, formatReport(report)).toBe(true);
+        expect(report.counts.pass).toBe(pass);
+        expect(report.counts.pass + report.counts['not-applicable']).toBe(report.results.length);
+      }
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
+});
+
 /** Runs a suite against a broken implementation and returns the failure lines of its report. */
 async function failures(impl: Parameters<typeof runSuite>[0], suite: SuiteName): Promise<string> {
   const report = await runSuite(impl, { suite });
