@@ -19,6 +19,9 @@ for (const root of ['packages', 'apps']) {
   }
 }
 console.log(rows.join('\n'));
+// The conformance kit's report per consumer (cases, passes, expected failures), written by its test run.
+const conformance = join('packages', 'conformance', 'conformance-report', 'SUMMARY.md');
+if (existsSync(conformance)) console.log(`\n${readFileSync(conformance, 'utf8')}`);
 if (rows.length === 0) {
   console.error('no test reports found');
   process.exit(1);

@@ -1,3 +1,5 @@
+import { mergeConfig } from 'vitest/config';
 import { sharedConfig } from '../../vitest.shared.ts';
 
-export default sharedConfig;
+// The global setup saves and prints each consumer's report (conformance-report/SUMMARY.md).
+export default mergeConfig(sharedConfig, { test: { globalSetup: ['./test/global-setup.ts'] } });

@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { type Script, scriptedModel } from '@codeagent/providers';
+import { jsonDifference } from './compare.js';
 import { buildReport, type ConformanceReport, caseResult, type VectorResult } from './run.js';
 import scenarios from './backend-scenarios.json' with { type: 'json' };
 
@@ -71,6 +72,8 @@ export interface BackendExpectation {
   }[];
   /** The intents of the tool requests, in order. */
   readonly intents?: readonly (string | null)[];
+  /** The `view` of each tool request, in order (the call's card, built from the arguments without `_intent`). */
+  readonly requestViews?: readonly unknown[];
   /** The approvals asked, as `name:id`. */
   readonly asked?: readonly string[];
   /** Tools that must not have run. */
@@ -190,6 +193,13 @@ async function runScenario(s: BackendScenario, factory: BackendFactory): Promise
     const intents = events.filter((e) => e.type === 'tool-request').map((e) => e.intent);
     if (JSON.stringify(intents) !== JSON.stringify(x.intents))
       return `intents ${JSON.stringify(intents)}, expected ${JSON.stringify(x.intents)}`;
+  }
+  if (x.requestViews) {
+    const views = events.filter((e) => e.type === 'tool-request').map((e) => e.view);
+    for (const [i, want] of x.requestViews.entries()) {
+      const d = jsonDifference(views[i], want, `tool-request[${i}].view`);
+      if (d) return d;
+    }
   }
   if (x.asked && asked.join(',') !== x.asked.join(','))
     return `asked ${asked.join(',') || 'nothing'}, expected ${x.asked.join(',') || 'nothing'}`;

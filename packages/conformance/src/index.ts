@@ -30,8 +30,30 @@ export {
   type ExpectedError,
   type SuiteName,
   suites,
+  type TextExpectation,
   type Vector,
 } from './vectors.js';
+export {
+  ACP_MAPPING_OPS,
+  acpMappingSuite,
+  GRANT_OPS,
+  grantsSuite,
+  RENDER_INTENT_OPS,
+  renderIntentSuite,
+  TERMINAL_VIEW_OP,
+  terminalViewsSuite,
+} from './view-vectors.js';
+export {
+  type Behaviour,
+  type GrantOutcome,
+  type GrantStep,
+  grantSessionOp,
+  presentSessionOp,
+  type SchemaSpec,
+  type SessionOutcome,
+  type SessionStep,
+  type ToolSpec,
+} from './ops.js';
 export {
   type RendererCase,
   RENDER_TERMINAL_OP,

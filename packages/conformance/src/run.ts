@@ -1,5 +1,5 @@
 import { jsonDifference } from './compare.js';
-import { type SuiteName, suites, type Vector } from './vectors.js';
+import { type SuiteName, suites, type TextExpectation, type Vector } from './vectors.js';
 
 /** What an implementation answered for one vector: a JSON result, or an error with its name and code. */
 export type Answer =
@@ -77,7 +77,29 @@ export function judge(vector: Vector, answer: Answer): string | null {
     const why = answer.error.message ? `: ${answer.error.message}` : '';
     return `expected a result, got ${answer.error.name} (${answer.error.code ?? 'no code'})${why}`;
   }
-  return jsonDifference(answer.result, vector.expected);
+  return vector.text
+    ? textDifference(answer.result, vector.text)
+    : jsonDifference(answer.result, vector.expected);
+}
+
+/** Judges a text result: no ESC when plain, each expected string in order, no forbidden one; `null` when it conforms. */
+function textDifference(result: unknown, want: TextExpectation): string | null {
+  if (typeof result !== 'string') return `expected text, got ${typeof result}`;
+  const esc = result.indexOf('\u001b');
+  if (want.plain && esc !== -1)
+    return `colour is off, but the text holds an escape sequence at offset ${esc}: ${JSON.stringify(result.slice(esc, esc + 12))}`;
+  let from = 0;
+  for (const s of want.contains) {
+    const at = result.indexOf(s, from);
+    if (at === -1) {
+      const anywhere = result.includes(s) ? ' (it appears earlier, out of order)' : '';
+      return `the text does not show ${JSON.stringify(s)}${anywhere}: ${JSON.stringify(result.slice(0, 300))}`;
+    }
+    from = at + s.length;
+  }
+  for (const s of want.absent)
+    if (result.includes(s)) return `the text shows ${JSON.stringify(s)}, which must not be shown`;
+  return null;
 }
 
 /** The result of one case from its problem (`null`: it conforms) and the baseline; shared by every suite's runner. */

@@ -5,6 +5,7 @@ import {
 import decisions from '@codeagent/permission-gate/vectors/decisions.json' with { type: 'json' };
 import argumentVectors from '@codeagent/skills/vectors/arguments.json' with { type: 'json' };
 import slashVectors from '@codeagent/skills/vectors/slash-commands.json' with { type: 'json' };
+import { acpMappingSuite, grantsSuite, renderIntentSuite, terminalViewsSuite } from './view-vectors.js';
 
 /** The error a throwing vector expects: the error's name and its stable code. */
 export interface ExpectedError {
@@ -31,10 +32,29 @@ export interface Vector {
   readonly expected?: unknown;
   /** The expected error (absent when the vector expects a result). */
   readonly throws?: ExpectedError;
+  /** For text results (a renderer's output): what must and must not be visible, instead of `expected`. */
+  readonly text?: TextExpectation;
+}
+
+/** What a text result must show: each `contains` string in order, none of `absent`, and no escape when `plain`. */
+export interface TextExpectation {
+  /** Strings that must appear, in this order. */
+  readonly contains: readonly string[];
+  /** Strings that must not appear. */
+  readonly absent: readonly string[];
+  /** True when the text may hold no escape sequence at all (colour off): no ESC byte. */
+  readonly plain: boolean;
 }
 
 /** The suites of vectors the kit ships, by name. */
-export type SuiteName = 'artifact' | 'permission' | 'skills';
+export type SuiteName =
+  | 'artifact'
+  | 'permission'
+  | 'skills'
+  | 'render-intent'
+  | 'acp-mapping'
+  | 'grants'
+  | 'terminal-views';
 
 /** The operations of the artifact suite, which a host declares in its hello line. */
 export const ARTIFACT_OPS = [
@@ -104,4 +124,8 @@ export const suites: Readonly<Record<SuiteName, readonly Vector[]>> = Object.fre
   artifact: artifactSuite,
   permission: permissionSuite,
   skills: skillsSuite,
+  'render-intent': renderIntentSuite,
+  'acp-mapping': acpMappingSuite,
+  grants: grantsSuite,
+  'terminal-views': terminalViewsSuite,
 });

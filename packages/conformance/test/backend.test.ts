@@ -3,6 +3,7 @@ import { installPermissionGate } from '@codeagent/permission-gate';
 import { jsonSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { type BackendFactory, backendScenarios, formatReport, runBackendSuite } from '../src/index.js';
+import { recordReport } from './report-file.js';
 
 /** agent-core as the backend: a harness-only client with the scenario's model, tools and ask callback. */
 const agentCore: BackendFactory = (setup) => ({
@@ -38,6 +39,7 @@ describe('the backend suite', () => {
 
   it('@codeagent/agent-core passes every scenario', async () => {
     const report = await runBackendSuite('@codeagent/agent-core', agentCore);
+    recordReport(report, 'in process, scripted model');
     expect(report.ok, formatReport(report, { verbose: true })).toBe(true);
     expect(report.counts.pass).toBe(backendScenarios.length);
   }, 60_000);

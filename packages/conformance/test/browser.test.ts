@@ -8,6 +8,7 @@ import { type BrowserContext, chromium } from 'playwright-core';
 import { build, defaultClientConditions } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserRendererCases, formatReport, runBrowserRendererSuite } from '../src/index.js';
+import { recordReport } from './report-file.js';
 
 // A real Chromium (Debian's) against a page that mounts @codeagent/react's ToolResultView.
 let dir: string;
@@ -88,6 +89,7 @@ describe('the web renderer suite in Chromium', () => {
     await page.goto(url);
     const report = await runBrowserRendererSuite('@codeagent/react ToolResultView', page);
     await page.close();
+    recordReport(report, 'Chromium');
     expect(report.ok, formatReport(report)).toBe(true);
     expect(report.counts.pass).toBe(browserRendererCases().length);
   }, 300_000);

@@ -24,6 +24,7 @@ import {
   runSuite,
   startHost,
 } from '../src/index.js';
+import { recordReport } from './report-file.js';
 
 const run = promisify(execFile);
 const pkg = join(import.meta.dirname, '..');
@@ -56,6 +57,7 @@ describe('the artifact suite', () => {
 
   it('@codeagent/artifact-schema passes every vector in process', async () => {
     const report = await runSuite(artifactSchema);
+    recordReport(report, 'in process');
     expect(report.ok, formatReport(report)).toBe(true);
     expect(report.counts.pass).toBe(artifactSuite.length);
   });
@@ -66,6 +68,7 @@ describe('NDJSON hosts over stdio', () => {
     const host = await startHost(TS);
     const report = await runSuite(host);
     await host.close();
+    recordReport(report, 'NDJSON (TypeScript host)');
     expect(report.ok, formatReport(report)).toBe(true);
     expect(report.counts.pass).toBe(artifactSuite.length);
   }, 60_000);
@@ -74,6 +77,7 @@ describe('NDJSON hosts over stdio', () => {
     const host = await startHost(PY);
     const report = await runSuite(host);
     await host.close();
+    recordReport(report, 'NDJSON (Python host)');
     expect(report.ok, formatReport(report)).toBe(true);
     expect(report.implementation).toBe('python reference host');
     expect(report.counts.pass).toBe(artifactSuite.length);
@@ -224,6 +228,21 @@ describe('the codeagent-conformance CLI', () => {
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toMatch(/suite terminal-renderer, typescript reference host/);
   }, 120_000);
+
+  it('runs the render-intent, terminal-views, acp-mapping and grants suites against a host; the Python host lists them as not applicable', async () => {
+    for (const suite of ['render-intent', 'terminal-views', 'acp-mapping', 'grants']) {
+      const r = await exec(['--host', TS, '--suite', suite, '--json']);
+      expect(r.code, r.stdout).toBe(0);
+      const report = JSON.parse(r.stdout) as { suite: string; counts: { pass: number }; results: unknown[] };
+      expect(report.suite).toBe(suite);
+      expect(report.counts.pass).toBe(report.results.length);
+    }
+    const py = await exec(['--host', PY, '--suite', 'grants']);
+    expect(py.code, py.stdout).toBe(0);
+    expect(py.stdout).toMatch(
+      /39 vectors: 0 passed, 0 failed, 0 expected failures, 0 passing against the baseline, 39 not applicable/,
+    );
+  }, 60_000);
 
   it('usage errors are one line and a hint, exit 2', async () => {
     const missing = await exec([]);

@@ -4,6 +4,7 @@ import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
 import { parseSlashCommand, substituteArguments } from '@codeagent/skills';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatReport, inProcess, permissionSuite, runSuite, skillsSuite, startHost } from '../src/index.js';
+import { recordReport } from './report-file.js';
 
 beforeAll(() => loadInstalledShellGrammar());
 
@@ -28,6 +29,7 @@ describe('the permission and skills suites', () => {
       [skills, 'skills'],
     ] as const) {
       const report = await runSuite(impl, { suite });
+      recordReport(report, 'in process');
       expect(report.ok, formatReport(report)).toBe(true);
       expect(report.counts['not-applicable']).toBe(0);
     }
@@ -39,6 +41,7 @@ describe('the permission and skills suites', () => {
     );
     for (const suite of ['permission', 'skills'] as const) {
       const report = await runSuite(host, { suite });
+      recordReport(report, 'NDJSON (TypeScript host)');
       expect(report.ok, formatReport(report)).toBe(true);
     }
     await host.close();

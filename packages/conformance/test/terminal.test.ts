@@ -2,6 +2,7 @@ import { renderArtifact } from '@codeagent/terminal';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { formatReport, runTerminalRendererSuite, startHost, terminalRendererCases } from '../src/index.js';
+import { recordReport } from './report-file.js';
 
 describe('the terminal renderer suite', () => {
   it('has every corpus payload in every placement, plus fallbacks and robustness cases, with unique ids', () => {
@@ -16,6 +17,7 @@ describe('the terminal renderer suite', () => {
       const report = await runTerminalRendererSuite(`@codeagent/terminal (color ${color})`, (x) =>
         renderArtifact(x, { color, width: 80 }),
       );
+      recordReport(report, 'in process');
       expect(report.ok, formatReport(report)).toBe(true);
     }
   }, 120_000);
@@ -58,6 +60,7 @@ describe('the terminal renderer suite over NDJSON', () => {
     );
     const report = await runTerminalRendererSuite(host.name, host);
     await host.close();
+    recordReport(report, 'NDJSON (TypeScript host)');
     expect(report.ok, formatReport(report)).toBe(true);
     // A cycle, a getter and 10,000 levels of nesting cannot be written as JSON (V8's JSON.stringify runs out of stack).
     expect(report.results.filter((r) => r.outcome === 'not-applicable').map((r) => r.id)).toEqual([

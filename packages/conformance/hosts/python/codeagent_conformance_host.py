@@ -6,6 +6,7 @@ speaks the conformance kit's NDJSON protocol on stdio: a hello line, then one JS
 Run it with the kit:  codeagent-conformance --host "python3 codeagent_conformance_host.py"
 """
 import json
+import re
 import sys
 
 SCHEMA = "codeagent.tool-artifact"
@@ -375,7 +376,31 @@ def normalize_tool_output(output):
                                                                                {"text": text, "lang": "json"})}}}
 
 
+def terminal_fallback_text(output):
+    """render-intent's terminal fallback: a console fence, trailing \\n / \\r\\n removed, longer than any backtick run."""
+    body = output if isinstance(output, str) else ""
+    while body.endswith("\n"):
+        body = body[:-2] if body.endswith("\r\n") else body[:-1]
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return "%sconsole\n%s\n%s" % (fence, body, fence)
+
+
+ACP_STOP_REASONS = {"completed": "end_turn", "incomplete_tool_use": "end_turn", "truncated": "max_tokens",
+                    "budget_exceeded": "max_tokens", "filtered": "refusal", "max_turns": "max_turn_requests",
+                    "interrupted": "cancelled", "error": None}
+
+
+def acp_stop_reason(reason):
+    """The ACP stop reason of a codeagent stop reason; None: the prompt is answered with an error."""
+    if reason not in ACP_STOP_REASONS:
+        raise ValueError("unknown stop reason %r" % (reason,))
+    return ACP_STOP_REASONS[reason]
+
+
 OPS = {
+    "terminalFallbackText": terminal_fallback_text,
+    "acpStopReason": acp_stop_reason,
     "toolResultArtifact": tool_result_artifact,
     "toolResultValue": tool_result_value,
     "adaptToolResult": adapt_tool_result,
