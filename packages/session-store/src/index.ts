@@ -23,6 +23,7 @@ export {
   type JsonFileStoreOptions,
   SESSION_FILE_FORMAT,
 } from './json-files.js';
+export { type AgentStep, appendTurnSteps, createStepRecorder, type StepRecorder } from './steps.js';
 export { isOwnerAlive, processOwner, staleRunningTurn } from './turns.js';
 export {
   type AppendStepInput,

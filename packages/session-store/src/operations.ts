@@ -93,6 +93,15 @@ export function opUpdate(
 ): SessionRecord {
   checkVersion(id, expectedVersion);
   const r = current(id, record, expectedVersion);
+  if (patch.turn === null && r.turn?.state === 'running')
+    throw new SessionStoreError(
+      'CONFLICT',
+      `session "${id}" has a turn running; end it before forgetting it`,
+      {
+        sessionId: id,
+        conflict: { actualVersion: r.version },
+      },
+    );
   return {
     ...r,
     version: r.version + 1,
@@ -104,6 +113,7 @@ export function opUpdate(
       : {}),
     ...(patch.ui !== undefined ? { ui: patch.ui === null ? null : copyJson(patch.ui, 'ui', id) } : {}),
     ...(patch.pending !== undefined ? { pending: checkPending(patch.pending, id) } : {}),
+    ...(patch.turn === null ? { turn: null } : {}),
   };
 }
 

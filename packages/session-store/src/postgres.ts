@@ -18,6 +18,21 @@ export interface PostgresStoreOptions extends SqlStoreOptions {
    * clear error at once.
    */
   readonly reconnectTimeoutMs?: number;
+  /**
+   * The `application_name` of this process's connections (at most 63 bytes), so that other instances can tell it is
+   * alive ({@link PostgresSessionStore.connectedApplications}); default `codeagent`.
+   */
+  readonly applicationName?: string;
+}
+
+/** The PostgreSQL store: a {@link SessionStore} that can also tell which instances are connected. */
+export interface PostgresSessionStore extends SessionStore {
+  /**
+   * The `application_name`s connected to the database now, of this instance too. An instance killed with
+   * SIGKILL drops out as soon as the server sees its sockets close, so a host uses this to tell whether the owner of
+   * a running turn is gone (the turn is then interrupted) or still runs it elsewhere.
+   */
+  connectedApplications(): Promise<string[]>;
 }
 
 /** The channel every write is announced on (`NOTIFY codeagent_sessions, '{"id":…,"version":…}'`). */
@@ -73,10 +88,12 @@ class PostgresDriver implements SqlDriver {
   readonly dialect = 'postgres' as const;
   readonly pool: pg.Pool;
   readonly url: string;
+  readonly applicationName: string;
 
-  constructor(pool: pg.Pool, url: string) {
+  constructor(pool: pg.Pool, url: string, applicationName: string) {
     this.pool = pool;
     this.url = url;
+    this.applicationName = applicationName;
   }
 
   static client(c: pg.PoolClient | pg.Pool): SqlClient {
@@ -121,7 +138,7 @@ class PostgresDriver implements SqlDriver {
 }
 
 /** The PostgreSQL store: the SQL store with retries over reconnects and LISTEN/NOTIFY change reports. */
-class PostgresStore extends SqlStore {
+class PostgresStore extends SqlStore implements PostgresSessionStore {
   readonly #pg: PostgresDriver;
   readonly #reconnectMs: number;
   #listener: pg.Client | undefined;
@@ -151,6 +168,13 @@ class PostgresStore extends SqlStore {
         await sleep(wait);
       }
     }
+  }
+
+  async connectedApplications(): Promise<string[]> {
+    const rows = await this.#retry(() =>
+      this.#pg.query("SELECT DISTINCT application_name FROM pg_stat_activity WHERE datname = current_database()"),
+    );
+    return rows.map((r) => String(r.application_name));
   }
 
   protected override async load(id: string): Promise<SessionRecord | undefined> {
@@ -201,7 +225,11 @@ class PostgresStore extends SqlStore {
   /** Connects the LISTEN client, and connects it again whenever it drops (until closed). */
   async #listen(): Promise<void> {
     for (let wait = 100; !this.#closed; wait = Math.min(wait * 2, 2000)) {
-      const client = new pg.Client({ connectionString: this.#pg.url, connectionTimeoutMillis: 5000 });
+      const client = new pg.Client({
+        connectionString: this.#pg.url,
+        connectionTimeoutMillis: 5000,
+        application_name: this.#pg.applicationName,
+      });
       try {
         const lost = new Promise<void>((resolve) => {
           client.on('error', () => resolve());
@@ -248,7 +276,7 @@ function same(a: SessionRecord, b: SessionRecord): boolean {
  * cannot be reached. Afterwards calls retry through a server restart for up to `reconnectTimeoutMs`. Every write
  * is announced with NOTIFY, so {@link SessionStore.subscribe} sees the writes of every instance.
  */
-export async function createPostgresStore(options: PostgresStoreOptions): Promise<SessionStore> {
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
   let parsed: URL;
   try {
     parsed = new URL(options.url);
@@ -263,14 +291,16 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       'INVALID_INPUT',
       `the PostgreSQL URL must start with postgres:// (got ${parsed.protocol}//)`,
     );
+  const applicationName = (options.applicationName ?? 'codeagent').slice(0, 63);
   const pool = new pg.Pool({
     connectionString: options.url,
+    application_name: applicationName,
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
   });
   // An idle connection the server closed (a restart) is dropped and replaced; it must not crash the process.
   pool.on('error', () => undefined);
-  const driver = new PostgresDriver(pool, options.url);
+  const driver = new PostgresDriver(pool, options.url, applicationName);
   try {
     await migrate(driver, undefined, options.now);
   } catch (error) {

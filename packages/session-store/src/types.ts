@@ -109,6 +109,11 @@ export interface SessionPatch {
   readonly ui?: JsonValue | null;
   /** Replaces the whole list of stored approvals. */
   readonly pending?: readonly StoredApproval[];
+  /**
+   * `null` forgets the last turn and its steps (a host that folded an interrupted turn's steps into `agent`);
+   * a running turn is only ended through {@link SessionStore.endTurn}.
+   */
+  readonly turn?: null;
 }
 
 /** What {@link SessionStore.beginTurn} needs. */

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { SessionChange } from '../src/index.js';
@@ -7,6 +9,7 @@ import { freshDatabase, server, sql } from './pg.js';
 import { garbageSuite } from './sql-suite.js';
 import { rejects, storeSuite } from './suite.js';
 
+const require = createRequire(import.meta.url);
 let url = '';
 storeSuite('postgres', {
   async open(options) {
@@ -51,6 +54,24 @@ describe('postgres: the server', () => {
     await rejects(createPostgresStore({ url: 'mysql://x@y/z' }), 'INVALID_INPUT');
     await rejects(createPostgresStore({ url: 'not a url' }), 'INVALID_INPUT');
     expect(redactUrl('postgres://a:b@c/d')).toBe('postgres://a:***@c/d');
+  });
+
+  it('tells which instances are connected; one killed drops out', async () => {
+    const u = await freshDatabase();
+    const mine = await createPostgresStore({ url: u, applicationName: 'codeagent-web:a' });
+    const child = spawn(
+      process.execPath,
+      ['-e', `const pg=require(${JSON.stringify(require.resolve('pg'))});const c=new pg.Client({connectionString:${JSON.stringify(u)},application_name:'codeagent-web:b'});c.connect().then(()=>console.log('up'))`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise((r) => child.stdout?.once('data', r));
+    expect((await mine.connectedApplications()).sort()).toEqual(['codeagent-web:a', 'codeagent-web:b']);
+    child.kill('SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while ((await mine.connectedApplications()).includes('codeagent-web:b') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await mine.connectedApplications()).toEqual(['codeagent-web:a']);
+    await mine.close();
   });
 
   it('two instances migrating the same new database at once both start', async () => {

@@ -165,8 +165,13 @@ export function storeSuite(name: string, harness: Harness): void {
       const ended = await store.endTurn('i', { turnId: 'k', state: 'interrupted' });
       expect(ended.turn).toMatchObject({ state: 'interrupted', steps: ['step 0'] });
       expect(staleRunningTurn(ended)).toBeNull();
+      // A host that folded the steps into its snapshot forgets the turn; a running one cannot be forgotten.
+      const folded = await store.update('i', ended.version, { agent: ['folded'], turn: null });
+      expect(folded.turn).toBeNull();
+      expect((await reopen().then((o) => o.get('i')))?.turn).toBeNull();
       // The next turn starts clean.
-      const next = await store.beginTurn('i', ended.version, { turnId: 'k2', owner: null, prompt: 'q' });
+      const next = await store.beginTurn('i', folded.version, { turnId: 'k2', owner: null, prompt: 'q' });
+      await rejects(store.update('i', next.version, { turn: null }), 'CONFLICT');
       expect(next.turn?.steps).toEqual([]);
       expect((await reopen().then((o) => o.get('i')))?.turn).toMatchObject({ id: 'k2', steps: [] });
     });
