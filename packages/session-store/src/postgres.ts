@@ -172,7 +172,9 @@ class PostgresStore extends SqlStore implements PostgresSessionStore {
 
   async connectedApplications(): Promise<string[]> {
     const rows = await this.#retry(() =>
-      this.#pg.query("SELECT DISTINCT application_name FROM pg_stat_activity WHERE datname = current_database()"),
+      this.#pg.query(
+        'SELECT DISTINCT application_name FROM pg_stat_activity WHERE datname = current_database()',
+      ),
     );
     return rows.map((r) => String(r.application_name));
   }

@@ -61,7 +61,10 @@ describe('postgres: the server', () => {
     const mine = await createPostgresStore({ url: u, applicationName: 'codeagent-web:a' });
     const child = spawn(
       process.execPath,
-      ['-e', `const pg=require(${JSON.stringify(require.resolve('pg'))});const c=new pg.Client({connectionString:${JSON.stringify(u)},application_name:'codeagent-web:b'});c.connect().then(()=>console.log('up'))`],
+      [
+        '-e',
+        `const pg=require(${JSON.stringify(require.resolve('pg'))});const c=new pg.Client({connectionString:${JSON.stringify(u)},application_name:'codeagent-web:b'});c.connect().then(()=>console.log('up'))`,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     await new Promise((r) => child.stdout?.once('data', r));
