@@ -28,7 +28,11 @@ export interface Instance {
   readonly token: string;
   readonly child: ChildProcess;
   readonly output: () => string;
-  api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any; text: string }>;
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: Awaited<ReturnType<Response['json']>>; text: string }>;
   /** Sends messages the way `useChat` does and reads the response back with the AI SDK's own reader. */
   send(id: string, messages: UIMessage[]): Promise<UIMessage>;
   stop(): Promise<void>;
@@ -73,7 +77,7 @@ export async function startInstance(env: Record<string, string>, cwd: string): P
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = res.status === 204 ? '' : await res.text();
-    let json: unknown = null;
+    let json: Awaited<ReturnType<Response['json']>> = null;
     try {
       json = JSON.parse(text);
     } catch {
