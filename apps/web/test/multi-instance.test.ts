@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UIMessage } from 'ai';
@@ -83,6 +83,41 @@ describe('two web host instances on one PostgreSQL database', () => {
     // A rename on B shows on A.
     await b.api('PATCH', `/api/sessions/${id}`, { title: 'Renamed on B' });
     expect((await a.api('GET', '/api/sessions')).json[0].title).toBe('Renamed on B');
+  }, 60_000);
+
+  it('an approval requested on A is granted from B: the answer reaches A through the database, B streams the rest', async () => {
+    const { a, b, work } = await twoInstances((request) => {
+      const tools = (request.body.messages ?? []).filter((m) => m.role === 'tool').length;
+      if (tools === 0)
+        return { tools: [{ name: 'Write', args: { file_path: 'new.txt', content: 'written on A\n' } }] };
+      return { text: 'the file is written' };
+    });
+    const id = (await a.api('POST', '/api/sessions', {})).json.id as string;
+    const u = user('u1', 'write new.txt');
+    const parked = await a.send(id, [u]);
+    const waiting = parked.parts.filter((p) => p.type === 'dynamic-tool' && p.state === 'approval-requested');
+    expect(waiting).toHaveLength(1);
+    // B shows the waiting approval from storage (the turn runs on A).
+    const onB = (await b.api('GET', `/api/sessions/${id}`)).json;
+    expect(onB).toMatchObject({ remote: true, busy: true });
+    expect(onB.pending).toHaveLength(1);
+    const stored = onB.messages.at(-1);
+    expect(stored.parts.some((p: { state?: string }) => p.state === 'approval-requested')).toBe(true);
+    // B's page answers, as addToolApprovalResponse marks the part.
+    const answered = structuredClone(stored) as UIMessage;
+    for (const p of answered.parts)
+      if (p.type === 'dynamic-tool' && p.state === 'approval-requested')
+        Object.assign(p, { state: 'approval-responded', approval: { id: p.approval.id, approved: true } });
+    const done = await b.send(id, [u, answered]);
+    const write = done.parts.find((p) => p.type === 'dynamic-tool' && p.toolName === 'Write');
+    expect(write?.type === 'dynamic-tool' && write.state).toBe('output-available');
+    expect(JSON.stringify(done.parts)).toContain('the file is written');
+    expect(await readFile(join(work, 'new.txt'), 'utf8')).toBe('written on A\n');
+    const listed = await until(
+      () => b.api('GET', '/api/sessions'),
+      (r) => r.json?.[0]?.turnState === 'done',
+    );
+    expect(listed.json[0].turnState).toBe('done');
   }, 60_000);
 
   it('kill -9 of A mid-turn: B opens the session with every completed step and the turn marked interrupted', async () => {

@@ -5,6 +5,7 @@ import { createUIMessageStreamResponse } from 'ai';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { HostConfig } from './config.js';
+import { approvalAnswers } from './remote.js';
 import { localSecurity } from './security.js';
 import { isPermissionMode, SessionBusyError, type SessionManager } from './sessions.js';
 import { isSessionId } from './store.js';
@@ -141,7 +142,11 @@ export function createApp(options: AppOptions): Hono {
     const id = c.req.param('id');
     const live = isSessionId(id) ? await sessions.open(id) : undefined;
     if (!live) return c.text('no such session', 404);
-    if ('remote' in live) return c.body(null, 204);
+    // The turn runs on another instance: follow it through storage from its stored state.
+    if ('remote' in live)
+      return createUIMessageStreamResponse({
+        stream: sessions.followRemote(id, undefined, { signal: c.req.raw.signal }),
+      });
     const stream = live.chat.reconnect({ signal: c.req.raw.signal });
     if (!stream) return c.body(null, 204);
     return createUIMessageStreamResponse({ stream });
@@ -150,11 +155,20 @@ export function createApp(options: AppOptions): Hono {
     const id = c.req.param('id');
     const live = isSessionId(id) ? await sessions.open(id) : undefined;
     if (!live) return c.text('no such session', 404);
-    if ('remote' in live) return c.text(REMOTE, 409);
     const body = await readJson(c);
     const messages = body?.messages;
     if (!Array.isArray(messages) || messages.length === 0) return c.text('expected {messages: [...]}', 400);
     const last = messages[messages.length - 1];
+    if ('remote' in live) {
+      // Approval answers for a turn parked on another instance reach it through the database (NOTIFY); this
+      // response follows the continuation there. A new turn must wait for that one to end.
+      const answers = approvalAnswers(last);
+      if (answers.length === 0) return c.text(REMOTE, 409);
+      const answered = await sessions.answerRemote(id, answers);
+      return createUIMessageStreamResponse({
+        stream: sessions.followRemote(id, last, { signal: c.req.raw.signal, answered }),
+      });
+    }
     // The first user message names the session, unless it was renamed.
     if (isRec(last) && last.role === 'user' && live.chat.messages.length === 0) {
       const summary = await sessions.summary(id);

@@ -11,6 +11,7 @@ import {
 } from '@codeagent/session-store';
 import { type BuiltinToolkit, createBuiltinToolkit } from '@codeagent/tools';
 import type { HostConfig } from './config.js';
+import { followRemoteTurn } from './remote.js';
 import type { OpenedStore, SessionSummary } from './store.js';
 
 /** A session that is open in this process: its client, tools and chat. */
@@ -26,6 +27,8 @@ export interface LiveSession {
   turn: { id: string; seq: number } | null;
   /** Writes of this session, in order. */
   queue: Promise<void>;
+  /** Approvals whose answer from another instance was handed to the chat. */
+  readonly relayed: Set<string>;
   /** Whether the store holds an agent snapshot of this session (written before the first turn). */
   hasSnapshot: boolean;
   /** Set when the session was opened with an interrupted turn (a killed instance): its saved steps count. */
@@ -105,12 +108,79 @@ export class SessionManager {
   private readonly live = new Map<string, LiveSession>();
   private readonly store: SessionStore;
 
+  private readonly unsubscribe: () => void;
+
   constructor(
     private readonly opened: OpenedStore,
     private readonly config: HostConfig,
     private readonly approvalTimeoutMs?: number,
   ) {
     this.store = opened.store;
+    // Answers given on another instance for a turn parked here (PostgreSQL NOTIFY reports every write).
+    this.unsubscribe = this.store.subscribe((change) => {
+      const live = this.live.get(change.id);
+      if (live && live.chat.pending.length > 0) void this.#relayAnswers(live).catch(() => undefined);
+    });
+  }
+
+  /** Resumes this instance's parked turn with the answers another instance stored. */
+  async #relayAnswers(live: LiveSession): Promise<void> {
+    const record = await this.#get(live.id);
+    if (!record || live.turn === null || record.turn?.id !== live.turn.id) return;
+    const answers = new Map<string, { approved: boolean; reason: string | null }>();
+    for (const p of live.chat.pending) {
+      if (live.relayed.has(p.approvalId)) continue;
+      const stored = record.pending.find((s) => s.approvalId === p.approvalId && s.answer !== null);
+      if (stored?.answer)
+        answers.set(p.toolCallId, { approved: stored.answer.approved, reason: stored.answer.reason });
+      if (stored?.answer) live.relayed.add(p.approvalId);
+    }
+    if (answers.size === 0) return;
+    const last = live.chat.messages.at(-1);
+    if (!last || last.role !== 'assistant') return;
+    const message = structuredClone(last) as unknown as { parts: Rec[] };
+    for (const part of message.parts) {
+      const answer = typeof part.toolCallId === 'string' ? answers.get(part.toolCallId) : undefined;
+      if (!answer || part.state !== 'approval-requested' || !isRec(part.approval)) continue;
+      part.state = 'approval-responded';
+      part.approval = {
+        id: part.approval.id,
+        approved: answer.approved,
+        ...(answer.reason !== null ? { reason: answer.reason } : {}),
+      };
+    }
+    // The continuation streams into this instance's log (the other instance follows it through storage).
+    const reader = live.chat.respond(message).getReader();
+    for (;;) if ((await reader.read()).done) break;
+  }
+
+  /**
+   * Stores the approval answers a page on this instance gave for a turn that runs on another instance (which takes
+   * them through NOTIFY); returns the ids answered.
+   */
+  async answerRemote(
+    id: string,
+    answers: ReadonlyArray<{ approvalId: string; approved: boolean; reason: string | null }>,
+  ): Promise<Set<string>> {
+    const done = new Set<string>();
+    for (const a of answers) {
+      try {
+        await this.store.answerApproval(id, a.approvalId, { approved: a.approved, reason: a.reason });
+        done.add(a.approvalId);
+      } catch (error) {
+        if (!isSessionStoreError(error)) throw error;
+      }
+    }
+    return done;
+  }
+
+  /** A response following the turn of `id` that runs on another instance (see `followRemoteTurn`). */
+  followRemote(
+    id: string,
+    known: unknown,
+    options: { signal?: AbortSignal; answered?: ReadonlySet<string> },
+  ) {
+    return followRemoteTurn(this.store, id, isRec(known) ? known : undefined, options);
   }
 
   /** Sessions, most recent first. */
@@ -321,6 +391,7 @@ export class SessionManager {
       turn: null,
       queue: Promise.resolve(),
       hasSnapshot: record.agent !== null,
+      relayed: new Set(),
       interrupted: interruptedTurn === null ? null : { steps },
     };
     this.live.set(id, session);
@@ -426,6 +497,7 @@ export class SessionManager {
 
   /** Interrupts every running turn, kills background jobs and waits for the last writes. */
   async close(): Promise<void> {
+    this.unsubscribe();
     for (const live of this.live.values()) {
       live.chat.abort();
       await live.chat.idle();
