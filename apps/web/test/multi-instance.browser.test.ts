@@ -103,4 +103,57 @@ describe('two web host instances on one PostgreSQL database, in Chromium', () =>
       expect(seen.foreignRequests).toEqual([]);
     }
   }, 120_000);
+
+  it('kill -9 of A mid-turn: a page on B shows the session up to the last step, the turn interrupted', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'codeagent-web-multi-'));
+    await writeFile(join(work, 'facts.txt'), 'the sky is green here\n');
+    let stalled = false;
+    const server = await startOpenAIServer({
+      replies: (request) => {
+        if (!(request.body.messages ?? []).some((m) => m.role === 'tool'))
+          return { tools: [{ name: 'Read', args: { file_path: 'facts.txt' } }] };
+        stalled = true;
+        return { stallAfter: 'Thinking about' };
+      },
+    });
+    cleanups.push(async () => {
+      await server.close();
+      await rm(work, { recursive: true, force: true });
+    });
+    const env = {
+      ...serverEnv(server, work),
+      CODEAGENT_DATABASE_URL: await freshDatabase(),
+      CODEAGENT_HOME: join(work, '.home'),
+    };
+    const a = await startInstance(env, work);
+    cleanups.push(() => a.stop());
+    const b = await startInstance(env, work);
+    cleanups.push(() => b.stop());
+    const { context, close } = await launch();
+    cleanups.push(close);
+    const pageA = await context.newPage();
+    await pageA.goto(a.url);
+    await pageA.getByRole('button', { name: 'Start a session' }).click();
+    await pageA.getByLabel('Message').fill('read facts.txt');
+    await pageA.getByLabel('Message').press('Enter');
+    await expect.poll(() => stalled, { timeout: 30_000 }).toBe(true);
+    const id = /\/s\/([A-Za-z0-9_-]+)$/.exec(pageA.url())?.[1] ?? '';
+    a.child.kill('SIGKILL');
+    await new Promise((r) => a.child.once('exit', r));
+    const pageB = await context.newPage();
+    const seenB = await watch(pageB, b.origin);
+    await pageB.goto(b.url);
+    await pageB.goto(`${b.origin}/s/${id}`);
+    await expect
+      .poll(() => pageB.locator('[data-row="footer"]').last().textContent(), { timeout: 30_000 })
+      .toContain('interrupted');
+    const state = await pageB
+      .locator('[data-row="tool"][data-tool="Read"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
+    expect(state).toEqual(['output-available']);
+    expect(await pageB.getByTestId('transcript').textContent()).toContain('the sky is green here');
+    await waitStatus(pageB, 'ready');
+    await pageB.screenshot({ path: join(SCREENSHOT_DIR, 'multi-instance-interrupted-on-b.png') });
+    expect(seenB.errors).toEqual([]);
+  }, 120_000);
 });

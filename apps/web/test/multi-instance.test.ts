@@ -4,6 +4,12 @@ import { join } from 'node:path';
 import type { UIMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type OpenAIServer, serverEnv, startOpenAIServer } from '../../cli/test/chat-server.ts';
+import {
+  killPostgres,
+  startAgain,
+  startPostgres,
+  stopPostgres,
+} from '../../../scripts/postgres-test-server.mjs';
 import { freshDatabase, startInstance } from './instances.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -169,6 +175,56 @@ describe('two web host instances on one PostgreSQL database', () => {
       (r) => r.json?.[0]?.turnState === 'done',
     );
     expect(listed.json[0].turnState).toBe('done');
+  }, 60_000);
+
+  it('the database restarted mid-turn: the host reconnects and nothing is lost', async () => {
+    // A server of its own: the other tests' server keeps running.
+    const db = await startPostgres();
+    cleanups.push(async () => stopPostgres(db));
+    let second = false;
+    const work = await mkdtemp(join(tmpdir(), 'codeagent-web-multi-'));
+    await writeFile(join(work, 'facts.txt'), 'the sky is green here\n');
+    const server = await startOpenAIServer({
+      replies: (request) => {
+        if (!(request.body.messages ?? []).some((m) => m.role === 'tool'))
+          return { tools: [{ name: 'Read', args: { file_path: 'facts.txt' } }] };
+        second = true;
+        return { text: ['after the restart: ', 'the sky is green'], delayMs: 2500 };
+      },
+    });
+    cleanups.push(async () => {
+      await server.close();
+      await rm(work, { recursive: true, force: true });
+    });
+    const env = {
+      ...serverEnv(server, work),
+      CODEAGENT_DATABASE_URL: db.url,
+      CODEAGENT_HOME: join(work, '.home'),
+    };
+    const a = await startInstance(env, work);
+    cleanups.push(() => a.stop());
+    const id = (await a.api('POST', '/api/sessions', {})).json.id as string;
+    const turn = a.send(id, [user('u1', 'read facts.txt')]);
+    await until(
+      async () => second,
+      (v) => v,
+    );
+    killPostgres(db);
+    await new Promise((r) => setTimeout(r, 800));
+    startAgain(db);
+    const message = await turn;
+    expect(JSON.stringify(message.parts)).toContain('after the restart: the sky is green');
+    // Everything is in the database: a fresh instance reads the whole turn.
+    const b = await startInstance(env, work);
+    cleanups.push(() => b.stop());
+    const stored = await until(
+      () => b.api('GET', `/api/sessions/${id}`),
+      (r) => r.json?.turnState === 'done',
+    );
+    expect(stored.json.turnState).toBe('done');
+    const parts = JSON.stringify(stored.json.messages);
+    expect(parts).toContain('the sky is green here');
+    expect(parts).toContain('after the restart: the sky is green');
   }, 60_000);
 
   it('refuses to start on an unreachable database, and on one newer than the code, with a clear message', async () => {
