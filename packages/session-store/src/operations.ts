@@ -138,6 +138,10 @@ export function opBeginTurn(
     ...r,
     version: r.version + 1,
     updatedAt: now,
+    ...(input.title !== undefined ? { title: checkTitle(input.title, id) } : {}),
+    ...(input.agent !== undefined
+      ? { agent: input.agent === null ? null : copyJson(input.agent, 'agent', id) }
+      : {}),
     turn: {
       id: checkId(input.turnId ?? randomUUID()),
       state: 'running',

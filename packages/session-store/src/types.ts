@@ -122,6 +122,10 @@ export interface BeginTurnInput {
   readonly turnId?: string;
   readonly owner: string | null;
   readonly prompt: JsonValue;
+  /** A new title, written in the same write (a host names a session after its first prompt). */
+  readonly title?: string;
+  /** The agent snapshot before the turn, written in the same write (the base an interrupted turn's steps extend). */
+  readonly agent?: JsonValue | null;
 }
 
 /** What {@link SessionStore.appendStep} needs. */

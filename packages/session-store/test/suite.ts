@@ -114,7 +114,14 @@ export function storeSuite(name: string, harness: Harness): void {
     it('runs a turn: steps saved one by one, a retried step is a no-op, a rename does not fail the turn', async () => {
       const store = await open();
       const s = await store.create({ id: 't', title: 'turns' });
-      const begun = await store.beginTurn('t', s.version, { turnId: 'turn-1', owner: 'me', prompt: 'do it' });
+      const begun = await store.beginTurn('t', s.version, {
+        turnId: 'turn-1',
+        owner: 'me',
+        prompt: 'do it',
+        title: 'do it',
+        agent: { messages: [] },
+      });
+      expect(begun).toMatchObject({ title: 'do it', agent: { messages: [] }, version: 2 });
       expect(begun.turn).toMatchObject({
         id: 'turn-1',
         state: 'running',

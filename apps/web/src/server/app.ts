@@ -169,18 +169,7 @@ export function createApp(options: AppOptions): Hono {
         stream: sessions.followRemote(id, last, { signal: c.req.raw.signal, answered }),
       });
     }
-    // The first user message names the session, unless it was renamed.
-    if (isRec(last) && last.role === 'user' && live.chat.messages.length === 0) {
-      const summary = await sessions.summary(id);
-      const text = Array.isArray(last.parts)
-        ? last.parts
-            .filter((p): p is Json => isRec(p) && p.type === 'text' && typeof p.text === 'string')
-            .map((p) => p.text as string)
-            .join(' ')
-        : '';
-      if (summary?.title === 'New session' && text.trim() !== '')
-        await sessions.rename(id, text.trim().slice(0, 80));
-    }
+    // The first user message names the session, unless it was renamed (in the write that starts the turn).
     try {
       await sessions.beginTurn(live, last);
     } catch (error) {

@@ -23,6 +23,8 @@ export interface LiveSession {
   mode: PermissionMode;
   /** The stored version this process last read or wrote. */
   version: number;
+  /** The title as this process last read or wrote it. */
+  title: string;
   /** The turn this process runs and stores (id and the next step's position), or null. */
   turn: { id: string; seq: number } | null;
   /** Writes of this session, in order. */
@@ -388,6 +390,7 @@ export class SessionManager {
       toolkit,
       mode,
       version: record.version,
+      title: record.title,
       turn: null,
       queue: Promise.resolve(),
       hasSnapshot: record.agent !== null,
@@ -411,18 +414,23 @@ export class SessionManager {
     }
     await live.queue;
     const turnId = crypto.randomUUID();
+    const prompt = promptOf(message);
+    // One write: the turn, the session's name from its first prompt, and the conversation before the first turn
+    // (the base an interrupted turn's steps extend).
+    const named =
+      live.title === 'New session' && prompt.trim() !== ''
+        ? prompt.trim().replace(/\s+/g, ' ').slice(0, 80)
+        : undefined;
     try {
-      if (!live.hasSnapshot) {
-        // The conversation so far, stored once before the first turn: an interrupted turn's steps need a base.
-        const snapshot = JSON.parse(live.client.save()) as JsonValue;
-        live.version = (await this.store.update(live.id, live.version, { agent: snapshot })).version;
-        live.hasSnapshot = true;
-      }
       const record = await this.store.beginTurn(live.id, live.version, {
         turnId,
         owner: this.opened.instance,
-        prompt: promptOf(message),
+        prompt,
+        ...(named !== undefined ? { title: named } : {}),
+        ...(live.hasSnapshot ? {} : { agent: JSON.parse(live.client.save()) as JsonValue }),
       });
+      live.hasSnapshot = true;
+      live.title = record.title;
       live.version = record.version;
       live.turn = { id: turnId, seq: 0 };
     } catch (error) {
@@ -471,7 +479,10 @@ export class SessionManager {
 
   /** Renames a session; false when unknown. */
   async rename(id: string, title: string): Promise<boolean> {
-    return this.#patch(id, () => ({ title: title.slice(0, 200) }));
+    const done = await this.#patch(id, () => ({ title: title.slice(0, 200) }));
+    const live = this.live.get(id);
+    if (done && live) live.title = title.slice(0, 200);
+    return done;
   }
 
   async #dispose(live: LiveSession): Promise<void> {

@@ -62,6 +62,8 @@ export async function openSessionStore(options: {
       const store = await createPostgresStore({
         url: options.databaseUrl,
         applicationName: `codeagent-web:${instance}`,
+        // Requests of many sessions at once: a turn's writes are short transactions.
+        maxConnections: 20,
       });
       return {
         store,
