@@ -119,3 +119,33 @@ export async function startInstance(env: Record<string, string>, cwd: string): P
     },
   };
 }
+
+/** Waits until the stored session row satisfies `ok` (what a test acts on must be committed first). */
+export async function untilStored(
+  url: string,
+  id: string,
+  ok: (row: {
+    turn_state: string | null;
+    ui: string | null;
+    pending_count: number;
+    steps: number;
+  }) => boolean,
+  ms = 20_000,
+): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const r = await client.query(
+        'SELECT turn_state, ui, pending_count, (SELECT count(*)::int FROM codeagent_steps WHERE session_id = $1) AS steps FROM codeagent_sessions WHERE id = $1',
+        [id],
+      );
+      if (r.rows[0] && ok(r.rows[0])) return;
+      if (Date.now() > deadline) throw new Error(`session ${id} never reached the expected stored state`);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  } finally {
+    await client.end();
+  }
+}

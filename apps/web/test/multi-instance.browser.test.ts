@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serverEnv, startOpenAIServer } from '../../cli/test/chat-server.ts';
 import { launch, SCREENSHOT_DIR, watch } from './browser.ts';
-import { freshDatabase, startInstance } from './instances.ts';
+import { freshDatabase, startInstance, untilStored } from './instances.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -61,6 +61,7 @@ describe('two web host instances on one PostgreSQL database, in Chromium', () =>
       .toBe('Write');
     const id = /\/s\/([A-Za-z0-9_-]+)$/.exec(pageA.url())?.[1] ?? '';
     expect(id).not.toBe('');
+    await untilStored(env.CODEAGENT_DATABASE_URL, id, (r) => r.pending_count === 1);
 
     // Another browser page, on instance B: the same session, the same waiting approval, granted there.
     const pageB = await context.newPage();
@@ -120,9 +121,10 @@ describe('two web host instances on one PostgreSQL database, in Chromium', () =>
       await server.close();
       await rm(work, { recursive: true, force: true });
     });
+    const url = await freshDatabase();
     const env = {
       ...serverEnv(server, work),
-      CODEAGENT_DATABASE_URL: await freshDatabase(),
+      CODEAGENT_DATABASE_URL: url,
       CODEAGENT_HOME: join(work, '.home'),
     };
     const a = await startInstance(env, work);
@@ -138,6 +140,7 @@ describe('two web host instances on one PostgreSQL database, in Chromium', () =>
     await pageA.getByLabel('Message').press('Enter');
     await expect.poll(() => stalled, { timeout: 30_000 }).toBe(true);
     const id = /\/s\/([A-Za-z0-9_-]+)$/.exec(pageA.url())?.[1] ?? '';
+    await untilStored(url, id, (r) => r.steps === 1 && (r.ui ?? '').includes('output-available'));
     a.child.kill('SIGKILL');
     await new Promise((r) => a.child.once('exit', r));
     const pageB = await context.newPage();

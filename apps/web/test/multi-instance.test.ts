@@ -10,7 +10,7 @@ import {
   startPostgres,
   stopPostgres,
 } from '../../../scripts/postgres-test-server.mjs';
-import { freshDatabase, startInstance } from './instances.ts';
+import { freshDatabase, startInstance, untilStored } from './instances.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -92,7 +92,7 @@ describe('two web host instances on one PostgreSQL database', () => {
   }, 60_000);
 
   it('an approval requested on A is granted from B: the answer reaches A through the database, B streams the rest', async () => {
-    const { a, b, work } = await twoInstances((request) => {
+    const { a, b, work, url } = await twoInstances((request) => {
       const tools = (request.body.messages ?? []).filter((m) => m.role === 'tool').length;
       if (tools === 0)
         return { tools: [{ name: 'Write', args: { file_path: 'new.txt', content: 'written on A\n' } }] };
@@ -103,6 +103,7 @@ describe('two web host instances on one PostgreSQL database', () => {
     const parked = await a.send(id, [u]);
     const waiting = parked.parts.filter((p) => p.type === 'dynamic-tool' && p.state === 'approval-requested');
     expect(waiting).toHaveLength(1);
+    await untilStored(url, id, (r) => r.pending_count === 1);
     // B shows the waiting approval from storage (the turn runs on A).
     const onB = (await b.api('GET', `/api/sessions/${id}`)).json;
     expect(onB).toMatchObject({ remote: true, busy: true });
@@ -128,7 +129,7 @@ describe('two web host instances on one PostgreSQL database', () => {
 
   it('kill -9 of A mid-turn: B opens the session with every completed step and the turn marked interrupted', async () => {
     let stalled = false;
-    const { a, b, server } = await twoInstances((request) => {
+    const { a, b, server, url } = await twoInstances((request) => {
       const text = lastUserText(request.body);
       if (text.includes('read facts')) {
         const results = (request.body.messages ?? []).filter((m) => m.role === 'tool').length;
@@ -145,6 +146,8 @@ describe('two web host instances on one PostgreSQL database', () => {
       async () => stalled,
       (v) => v,
     );
+    // Killed once its completed step is stored (what "everything up to the last step" is).
+    await untilStored(url, id, (r) => r.steps === 1 && (r.ui ?? '').includes('output-available'));
     // While A runs the turn, B shows it running there and refuses a second turn.
     const during = (await b.api('GET', `/api/sessions/${id}`)).json;
     expect(during).toMatchObject({ remote: true, busy: true, turnState: 'running' });
