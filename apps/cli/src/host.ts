@@ -390,6 +390,7 @@ export class CliHost {
             else write(line);
             break;
           }
+          case 'tool-output':
           case 'usage':
             break;
           case 'tick':
