@@ -157,7 +157,7 @@ export class SessionStore {
             await store.endTurn(id, { turnId: turn.id, state: 'done', agent }),
           ).version;
         } catch (error) {
-          if (!isSessionStoreError(error, 'CONFLICT')) throw error;
+          if (!isSessionStoreError(error, 'conflict')) throw error;
           // The turn was never stored (its first write failed): the whole save below still lands.
         }
       }
@@ -170,7 +170,7 @@ export class SessionStore {
         // A turn journal of an earlier CLI, read on resume, is in the snapshot now.
         await rm(this.journalPath(id), { force: true });
       } catch (error) {
-        if (isSessionStoreError(error, 'CONFLICT'))
+        if (isSessionStoreError(error, 'conflict'))
           throw new Error(
             `session ${id} was changed by another codeagent process since this one read it; it was not overwritten (${error.message})`,
           );

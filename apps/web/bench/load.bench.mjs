@@ -110,8 +110,7 @@ async function oneTurn(host, n) {
     if (done) break;
     if (first === null) first = performance.now() - started;
     buffer += decoder.decode(value, { stream: true });
-    let cut;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+    for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
       const line = buffer.slice(0, cut).trim();
       buffer = buffer.slice(cut + 2);
       if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;

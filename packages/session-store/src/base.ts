@@ -127,7 +127,7 @@ export abstract class BaseStore implements SessionStore {
       );
       if (result === null) return false;
     } catch (error) {
-      if (isSessionStoreError(error, 'NOT_FOUND')) return false;
+      if (isSessionStoreError(error, 'not-found')) return false;
       throw error;
     }
     this.notify({ id, version: null });

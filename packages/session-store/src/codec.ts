@@ -31,10 +31,10 @@ type Rec = Record<string, unknown>;
 const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function invalidInput(message: string, sessionId?: string): SessionStoreError {
-  return new SessionStoreError('INVALID_INPUT', message, sessionId === undefined ? {} : { sessionId });
+  return new SessionStoreError('invalid-input', message, sessionId === undefined ? {} : { sessionId });
 }
 
-/** Throws `INVALID_INPUT` unless `id` is a session id. */
+/** Throws `invalid-input` unless `id` is a session id. */
 export function checkId(id: unknown): string {
   if (!isSessionId(id)) {
     const shown = typeof id === 'string' ? JSON.stringify(id.slice(0, 40)) : typeof id;
@@ -43,7 +43,7 @@ export function checkId(id: unknown): string {
   return id;
 }
 
-/** Throws `INVALID_INPUT` unless `title` is text of at most {@link MAX_TITLE_CHARS} characters. */
+/** Throws `invalid-input` unless `title` is text of at most {@link MAX_TITLE_CHARS} characters. */
 export function checkTitle(title: unknown, id?: string): string {
   if (typeof title !== 'string') throw invalidInput('a session title must be text', id);
   if (title.length > MAX_TITLE_CHARS)
@@ -51,7 +51,7 @@ export function checkTitle(title: unknown, id?: string): string {
   return title;
 }
 
-/** Throws `INVALID_INPUT` unless `meta` is a small map of short strings. */
+/** Throws `invalid-input` unless `meta` is a small map of short strings. */
 export function checkMeta(meta: unknown, id?: string): Record<string, string> {
   if (!isRec(meta)) throw invalidInput('session metadata must be an object of strings', id);
   const keys = Object.keys(meta);
@@ -68,7 +68,7 @@ export function checkMeta(meta: unknown, id?: string): Record<string, string> {
   return out;
 }
 
-/** `JSON.stringify` that reports a value it cannot write (a cycle, a BigInt, nesting too deep) as `INVALID_INPUT`. */
+/** `JSON.stringify` that reports a value it cannot write (a cycle, a BigInt, nesting too deep) as `invalid-input`. */
 export function encodeJson(value: unknown, what: string, id?: string): string {
   let text: string | undefined;
   try {
@@ -80,7 +80,7 @@ export function encodeJson(value: unknown, what: string, id?: string): string {
   return text;
 }
 
-/** `JSON.parse` of stored text that reports garbage as `INVALID_DATA`. */
+/** `JSON.parse` of stored text that reports garbage as `invalid-data`. */
 export function decodeJson(text: unknown, what: string, id?: string): JsonValue {
   if (typeof text !== 'string') throw damaged(id, `${what} is not text`);
   try {
@@ -93,7 +93,7 @@ export function decodeJson(text: unknown, what: string, id?: string): JsonValue 
 /** The error for a stored row that cannot be read. */
 export function damaged(id: string | undefined, reason: string): SessionStoreError {
   return new SessionStoreError(
-    'INVALID_DATA',
+    'invalid-data',
     `stored session ${id === undefined ? '' : `"${id}" `}is damaged: ${reason}`,
     id === undefined ? {} : { sessionId: id },
   );
@@ -172,7 +172,7 @@ export function decodePending(x: unknown, id: string | undefined): StoredApprova
   });
 }
 
-/** Reads a whole stored record (untrusted: a file or a row of the documented shape); `INVALID_DATA` when it is not one. */
+/** Reads a whole stored record (untrusted: a file or a row of the documented shape); `invalid-data` when it is not one. */
 export function decodeRecord(x: unknown, expectedId?: string): SessionRecord {
   if (!isRec(x)) throw damaged(expectedId, 'not an object');
   const id = x.id;
@@ -195,7 +195,7 @@ export function decodeRecord(x: unknown, expectedId?: string): SessionRecord {
   };
 }
 
-/** Checks a value given to the store is JSON it can keep (`INVALID_INPUT` otherwise) and returns a private copy. */
+/** Checks a value given to the store is JSON it can keep (`invalid-input` otherwise) and returns a private copy. */
 export function copyJson(value: unknown, what: string, id?: string): JsonValue {
   return JSON.parse(encodeJson(value, what, id)) as JsonValue;
 }

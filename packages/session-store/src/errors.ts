@@ -1,38 +1,38 @@
 /** Why a store call failed. */
 export type SessionStoreErrorCode =
   /** Another writer changed the session since it was read (or the turn is not the one named). */
-  | 'CONFLICT'
+  | 'conflict'
   /** No such session (or no such waiting approval). */
-  | 'NOT_FOUND'
+  | 'not-found'
   /** A session with that id exists already. */
-  | 'EXISTS'
+  | 'exists'
   /** What was passed in cannot be stored (bad id, title, metadata, or a value that is not JSON). */
-  | 'INVALID_INPUT'
+  | 'invalid-input'
   /** A stored row cannot be read back (garbage, wrong shape, cut off). */
-  | 'INVALID_DATA'
-  /** A record is larger than the store's limit. */
-  | 'TOO_LARGE'
+  | 'invalid-data'
+  /** A record is larger than the limit of the store. */
+  | 'too-large'
   /** The database was migrated by a newer codeagent than this one. */
-  | 'SCHEMA_TOO_NEW'
+  | 'schema-too-new'
   /** A migration was started and not finished: the database may be half migrated. */
-  | 'MIGRATION_INCOMPLETE'
+  | 'migration-incomplete'
   /** The database (or the folder) cannot be reached. */
-  | 'UNAVAILABLE';
+  | 'unavailable';
 
 /** Every error code, in a fixed order. */
 export const SESSION_STORE_ERROR_CODES: readonly SessionStoreErrorCode[] = [
-  'CONFLICT',
-  'NOT_FOUND',
-  'EXISTS',
-  'INVALID_INPUT',
-  'INVALID_DATA',
-  'TOO_LARGE',
-  'SCHEMA_TOO_NEW',
-  'MIGRATION_INCOMPLETE',
-  'UNAVAILABLE',
+  'conflict',
+  'not-found',
+  'exists',
+  'invalid-input',
+  'invalid-data',
+  'too-large',
+  'schema-too-new',
+  'migration-incomplete',
+  'unavailable',
 ];
 
-/** Details of a `CONFLICT`. */
+/** Details of a `conflict`. */
 export interface ConflictDetails {
   /** The version the writer named, when it named one. */
   readonly expectedVersion?: number;
@@ -46,7 +46,7 @@ export class SessionStoreError extends Error {
   readonly code: SessionStoreErrorCode;
   /** The session concerned, when there is one. */
   readonly sessionId: string | undefined;
-  /** For `CONFLICT`: what was expected and what is stored. */
+  /** For `conflict`: what was expected and what is stored. */
   readonly conflict: ConflictDetails | undefined;
 
   constructor(
@@ -72,7 +72,7 @@ export function isSessionStoreError(
 /** The conflict error every implementation throws for a stale version. */
 export function versionConflict(id: string, expected: number, actual: number): SessionStoreError {
   return new SessionStoreError(
-    'CONFLICT',
+    'conflict',
     `session "${id}" was changed by another writer (expected version ${expected}, stored version ${actual}); reload it and try again`,
     { sessionId: id, conflict: { expectedVersion: expected, actualVersion: actual } },
   );
@@ -80,5 +80,5 @@ export function versionConflict(id: string, expected: number, actual: number): S
 
 /** The not-found error every implementation throws. */
 export function notFound(id: string): SessionStoreError {
-  return new SessionStoreError('NOT_FOUND', `no session "${id}"`, { sessionId: id });
+  return new SessionStoreError('not-found', `no session "${id}"`, { sessionId: id });
 }

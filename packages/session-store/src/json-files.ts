@@ -26,7 +26,7 @@ export interface JsonFileStoreOptions {
   readonly dir: string;
   /** Largest file read or written; default 64 MiB. */
   readonly maxRecordBytes?: number;
-  /** Milliseconds to wait for another writer's lock before failing with `UNAVAILABLE`; default 5000. */
+  /** Milliseconds to wait for another writer's lock before failing with `unavailable`; default 5000. */
   readonly lockTimeoutMs?: number;
   /** A lock file older than this is taken over (its writer died); default 30000. */
   readonly staleLockMs?: number;
@@ -53,7 +53,7 @@ function encodeFile(record: SessionRecord): string {
 
 /**
  * Reads a session file: format 2, or a format-1 file of earlier CLIs (`{title, cwd, provider, model, session}`,
- * read as version 1 with its modification time). `INVALID_DATA` for anything else.
+ * read as version 1 with its modification time). `invalid-data` for anything else.
  */
 export function decodeSessionFile(text: string, id: string, mtime: Date): SessionRecord {
   let data: unknown;
@@ -133,7 +133,7 @@ class JsonFileStore extends BaseStore {
       await mkdir(this.#dir, { recursive: true });
     } catch (error) {
       throw new SessionStoreError(
-        'UNAVAILABLE',
+        'unavailable',
         `cannot create the session folder ${this.#dir}: ${(error as Error).message}`,
         {
           cause: error,
@@ -152,19 +152,19 @@ class JsonFileStore extends BaseStore {
     try {
       data = JSON.parse(text);
     } catch {
-      throw new SessionStoreError('INVALID_DATA', `${file} is not valid JSON; fix or remove it`);
+      throw new SessionStoreError('invalid-data', `${file} is not valid JSON; fix or remove it`);
     }
     const schema = isRec(data) ? data.codeagentSessionStore : undefined;
     if (isRec(data) && data.migrating !== undefined)
       throw new SessionStoreError(
-        'MIGRATION_INCOMPLETE',
+        'migration-incomplete',
         `the session folder ${this.#dir} was being migrated (${String(data.migrating).slice(0, 80)}) and the migration did not finish; restore the folder from a backup`,
       );
     if (typeof schema !== 'number' || !Number.isSafeInteger(schema))
-      throw new SessionStoreError('INVALID_DATA', `${file} does not name a schema version`);
+      throw new SessionStoreError('invalid-data', `${file} does not name a schema version`);
     if (schema > JSON_STORE_SCHEMA)
       throw new SessionStoreError(
-        'SCHEMA_TOO_NEW',
+        'schema-too-new',
         `the session folder ${this.#dir} has schema ${schema}, newer than this codeagent (${JSON_STORE_SCHEMA}); upgrade codeagent`,
       );
   }
@@ -214,7 +214,7 @@ class JsonFileStore extends BaseStore {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
           throw new SessionStoreError(
-            'UNAVAILABLE',
+            'unavailable',
             `cannot lock session "${id}": ${(error as Error).message}`,
             {
               sessionId: id,
@@ -236,7 +236,7 @@ class JsonFileStore extends BaseStore {
       }
       if (Date.now() > deadline)
         throw new SessionStoreError(
-          'UNAVAILABLE',
+          'unavailable',
           `session "${id}" is locked by another writer (${pidHost ?? '?'})`,
           {
             sessionId: id,
@@ -262,7 +262,7 @@ class JsonFileStore extends BaseStore {
       }
       const text = encodeFile(result);
       if (Buffer.byteLength(text) > this.#max)
-        throw new SessionStoreError('TOO_LARGE', `session "${id}" would be larger than ${this.#max} bytes`, {
+        throw new SessionStoreError('too-large', `session "${id}" would be larger than ${this.#max} bytes`, {
           sessionId: id,
         });
       const tmp = `${this.#path(id)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
@@ -272,7 +272,7 @@ class JsonFileStore extends BaseStore {
       } catch (error) {
         await rm(tmp, { force: true });
         throw new SessionStoreError(
-          'UNAVAILABLE',
+          'unavailable',
           `cannot write session "${id}": ${(error as Error).message}`,
           {
             sessionId: id,

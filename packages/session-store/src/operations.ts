@@ -28,7 +28,7 @@ function stamp(clock: Clock, previous?: string): string {
 
 function checkPending(pending: unknown, id: string): StoredApproval[] {
   if (!Array.isArray(pending))
-    throw new SessionStoreError('INVALID_INPUT', 'pending must be a list', { sessionId: id });
+    throw new SessionStoreError('invalid-input', 'pending must be a list', { sessionId: id });
   return pending.map((p: StoredApproval) => ({
     approvalId: String(p.approvalId),
     toolCallId: String(p.toolCallId),
@@ -46,14 +46,14 @@ function checkPending(pending: unknown, id: string): StoredApproval[] {
   }));
 }
 
-/** A new record for {@link CreateSessionInput}; `EXISTS` when one is stored. */
+/** A new record for {@link CreateSessionInput}; `exists` when one is stored. */
 export function opCreate(
   existing: SessionRecord | undefined,
   input: CreateSessionInput,
   clock: Clock,
 ): SessionRecord {
   const id = checkId(input.id ?? randomUUID());
-  if (existing) throw new SessionStoreError('EXISTS', `a session "${id}" exists already`, { sessionId: id });
+  if (existing) throw new SessionStoreError('exists', `a session "${id}" exists already`, { sessionId: id });
   const now = stamp(clock);
   return {
     id,
@@ -78,7 +78,7 @@ function current(id: string, record: SessionRecord | undefined, expectedVersion?
 
 function checkVersion(id: string, expectedVersion: number): void {
   if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 1)
-    throw new SessionStoreError('INVALID_INPUT', `expected version must be a positive integer`, {
+    throw new SessionStoreError('invalid-input', `expected version must be a positive integer`, {
       sessionId: id,
     });
 }
@@ -95,7 +95,7 @@ export function opUpdate(
   const r = current(id, record, expectedVersion);
   if (patch.turn === null && r.turn?.state === 'running')
     throw new SessionStoreError(
-      'CONFLICT',
+      'conflict',
       `session "${id}" has a turn running; end it before forgetting it`,
       {
         sessionId: id,
@@ -117,7 +117,7 @@ export function opUpdate(
   };
 }
 
-/** A running turn started at `expectedVersion`; a turn still running must be ended first (`CONFLICT`). */
+/** A running turn started at `expectedVersion`; a turn still running must be ended first (`conflict`). */
 export function opBeginTurn(
   id: string,
   record: SessionRecord | undefined,
@@ -129,7 +129,7 @@ export function opBeginTurn(
   const r = current(id, record, expectedVersion);
   if (r.turn?.state === 'running')
     throw new SessionStoreError(
-      'CONFLICT',
+      'conflict',
       `session "${id}" has a turn running (${r.turn.owner ?? 'owner unknown'}); end or interrupt it first`,
       { sessionId: id, conflict: { actualVersion: r.version } },
     );
@@ -158,7 +158,7 @@ function runningTurn(id: string, r: SessionRecord, turnId: string) {
   const turn = r.turn;
   if (turn === null || turn.id !== turnId)
     throw new SessionStoreError(
-      'CONFLICT',
+      'conflict',
       `session "${id}" does not run turn "${turnId}" (another turn replaced it)`,
       {
         sessionId: id,
@@ -167,7 +167,7 @@ function runningTurn(id: string, r: SessionRecord, turnId: string) {
     );
   if (turn.state !== 'running')
     throw new SessionStoreError(
-      'CONFLICT',
+      'conflict',
       `turn "${turnId}" of session "${id}" is ${turn.state}, not running`,
       {
         sessionId: id,
@@ -178,7 +178,7 @@ function runningTurn(id: string, r: SessionRecord, turnId: string) {
 }
 
 /**
- * The step appended at `seq`; `null` when exactly this step is stored there already (a retried write), `CONFLICT`
+ * The step appended at `seq`; `null` when exactly this step is stored there already (a retried write), `conflict`
  * when another step is, or when `seq` leaves a gap.
  */
 export function opAppendStep(
@@ -191,13 +191,13 @@ export function opAppendStep(
   const turn = runningTurn(id, r, input.turnId);
   const step = copyJson(input.step, 'a step', id);
   if (!Number.isSafeInteger(input.seq) || input.seq < 0)
-    throw new SessionStoreError('INVALID_INPUT', 'a step position must be a non-negative integer', {
+    throw new SessionStoreError('invalid-input', 'a step position must be a non-negative integer', {
       sessionId: id,
     });
   if (input.seq < turn.steps.length) {
     if (JSON.stringify(turn.steps[input.seq]) === JSON.stringify(step)) return null;
     throw new SessionStoreError(
-      'CONFLICT',
+      'conflict',
       `step ${input.seq} of turn "${input.turnId}" was written by another writer`,
       {
         sessionId: id,
@@ -207,7 +207,7 @@ export function opAppendStep(
   }
   if (input.seq > turn.steps.length)
     throw new SessionStoreError(
-      'CONFLICT',
+      'conflict',
       `step ${input.seq} of turn "${input.turnId}" comes after ${turn.steps.length} stored steps`,
       { sessionId: id, conflict: { actualVersion: r.version } },
     );
@@ -257,14 +257,14 @@ export function opAnswer(
   const found = r.pending[index];
   if (found === undefined)
     throw new SessionStoreError(
-      'NOT_FOUND',
+      'not-found',
       `session "${id}" waits for no approval "${approvalId.slice(0, 80)}"`,
       {
         sessionId: id,
       },
     );
   if (found.answer !== null)
-    throw new SessionStoreError('CONFLICT', `approval "${approvalId.slice(0, 80)}" was answered already`, {
+    throw new SessionStoreError('conflict', `approval "${approvalId.slice(0, 80)}" was answered already`, {
       sessionId: id,
       conflict: { actualVersion: r.version },
     });
@@ -281,7 +281,7 @@ export function opAnswer(
   return { ...r, version: r.version + 1, updatedAt: now, pending };
 }
 
-/** Checks a deletion may go ahead (`CONFLICT` for a stale `expectedVersion`); false when there is nothing. */
+/** Checks a deletion may go ahead (`conflict` for a stale `expectedVersion`); false when there is nothing. */
 export function opDelete(id: string, record: SessionRecord | undefined, expectedVersion?: number): boolean {
   if (!record) return false;
   if (expectedVersion !== undefined) {

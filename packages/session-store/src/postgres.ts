@@ -14,7 +14,7 @@ export interface PostgresStoreOptions extends SqlStoreOptions {
   readonly connectTimeoutMs?: number;
   /**
    * How long a call keeps retrying while the server cannot be reached (restarted, failed over) before it fails
-   * with `UNAVAILABLE`; default 30000. A store being opened does not retry: an unreachable server at start is a
+   * with `unavailable`; default 30000. A store being opened does not retry: an unreachable server at start is a
    * clear error at once.
    */
   readonly reconnectTimeoutMs?: number;
@@ -161,7 +161,7 @@ class PostgresStore extends SqlStore implements PostgresSessionStore {
         if (!transient(error) || this.#closed) throw error;
         if (Date.now() > deadline)
           throw new SessionStoreError(
-            'UNAVAILABLE',
+            'unavailable',
             `PostgreSQL at ${redactUrl(this.#pg.url)} has not answered for ${Math.round(this.#reconnectMs / 1000)} s: ${(error as Error).message}`,
             { cause: error },
           );
@@ -274,7 +274,7 @@ function same(a: SessionRecord, b: SessionRecord): boolean {
 
 /**
  * Opens a PostgreSQL session store (node-postgres): connects, runs the schema migrations (serialised between
- * instances by an advisory lock) and fails at once with `UNAVAILABLE` naming the server (password hidden) when it
+ * instances by an advisory lock) and fails at once with `unavailable` naming the server (password hidden) when it
  * cannot be reached. Afterwards calls retry through a server restart for up to `reconnectTimeoutMs`. Every write
  * is announced with NOTIFY, so {@link SessionStore.subscribe} sees the writes of every instance.
  */
@@ -284,13 +284,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     parsed = new URL(options.url);
   } catch {
     throw new SessionStoreError(
-      'INVALID_INPUT',
+      'invalid-input',
       'the PostgreSQL URL is not a URL (expected postgres://user@host:port/database)',
     );
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
     throw new SessionStoreError(
-      'INVALID_INPUT',
+      'invalid-input',
       `the PostgreSQL URL must start with postgres:// (got ${parsed.protocol}//)`,
     );
   const applicationName = (options.applicationName ?? 'codeagent').slice(0, 63);
@@ -309,7 +309,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     await pool.end().catch(() => undefined);
     if (error instanceof SessionStoreError) throw error;
     throw new SessionStoreError(
-      'UNAVAILABLE',
+      'unavailable',
       `cannot use PostgreSQL at ${redactUrl(options.url)}: ${(error as Error).message || String((error as { code?: unknown }).code ?? error)}`,
       { cause: error },
     );

@@ -74,8 +74,8 @@ export const MIGRATIONS: readonly Migration[] = [
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 /**
- * Brings the database to {@link SCHEMA_VERSION}: refuses one migrated by newer code (`SCHEMA_TOO_NEW`) and one
- * with a migration recorded as started but not finished (`MIGRATION_INCOMPLETE`); runs each missing migration in
+ * Brings the database to {@link SCHEMA_VERSION}: refuses one migrated by newer code (`schema-too-new`) and one
+ * with a migration recorded as started but not finished (`migration-incomplete`); runs each missing migration in
  * its own transaction (serialised between instances: SQLite's write lock, a PostgreSQL advisory lock).
  */
 export async function migrate(
@@ -98,13 +98,13 @@ export async function migrate(
       const half = rows.find((r) => r.state !== 'applied');
       if (half)
         throw new SessionStoreError(
-          'MIGRATION_INCOMPLETE',
+          'migration-incomplete',
           `schema migration ${String(half.version)} ("${String(half.name)}") was started and not finished (state "${String(half.state)}"): the database may be half migrated. Restore it from a backup, or finish that migration by hand and mark it applied in codeagent_schema, before starting codeagent.`,
         );
       const current = rows.reduce((max, r) => Math.max(max, Number(r.version)), 0);
       if (current > latest)
         throw new SessionStoreError(
-          'SCHEMA_TOO_NEW',
+          'schema-too-new',
           `the database has schema version ${current}, newer than this codeagent (${latest}); upgrade codeagent (it never runs on a schema it does not know)`,
         );
       const next = migrations.find((m) => m.version > current);
@@ -158,7 +158,7 @@ function encode(r: SessionRecord, max: number): Encoded {
     out.title.length + out.meta.length + out.head.length + (out.agent?.length ?? 0) + (out.ui?.length ?? 0);
   for (const s of out.steps) size += s.length;
   if (size > max)
-    throw new SessionStoreError('TOO_LARGE', `session "${r.id}" would be larger than ${max} bytes`, {
+    throw new SessionStoreError('too-large', `session "${r.id}" would be larger than ${max} bytes`, {
       sessionId: r.id,
     });
   return out;
@@ -167,7 +167,7 @@ function encode(r: SessionRecord, max: number): Encoded {
 type Rec = Record<string, unknown>;
 const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-/** Reads a stored row (untrusted) and the steps of its turn into a record; `INVALID_DATA` for garbage. */
+/** Reads a stored row (untrusted) and the steps of its turn into a record; `invalid-data` for garbage. */
 export function decodeRow(row: Row, steps: readonly Row[]): SessionRecord {
   const id = typeof row.id === 'string' ? row.id : undefined;
   const head = decodeJson(row.head, 'head', id);
@@ -335,7 +335,7 @@ export class SqlStore extends BaseStore {
         );
         if (changed !== 1)
           throw new SessionStoreError(
-            'CONFLICT',
+            'conflict',
             `session "${id}" was changed by another writer; reload it and try again`,
             {
               sessionId: id,

@@ -98,7 +98,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Se
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
   } catch (error) {
     throw new SessionStoreError(
-      'UNAVAILABLE',
+      'unavailable',
       `cannot open the SQLite database ${options.path}: ${(error as Error).message}`,
       {
         cause: error,
@@ -112,7 +112,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Se
     await driver.close();
     if (error instanceof SessionStoreError) throw error;
     throw new SessionStoreError(
-      'UNAVAILABLE',
+      'unavailable',
       `cannot use the SQLite database ${options.path}: ${(error as Error).message}`,
       {
         cause: error,

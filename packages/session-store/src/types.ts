@@ -165,16 +165,16 @@ export interface SessionChange {
 /**
  * Where sessions live. Every write is checked: {@link SessionStore.update} and {@link SessionStore.delete} name the
  * version they read, turn writes name the turn (and step position) they continue, an answer names a waiting
- * approval. A write that does not match is a `CONFLICT` {@link SessionStoreError}, never a silent overwrite.
+ * approval. A write that does not match is a `conflict` {@link SessionStoreError}, never a silent overwrite.
  */
 export interface SessionStore {
   /** Which implementation this is. */
   readonly kind: 'json-files' | 'sqlite' | 'postgres';
   /** Sessions, most recently updated first; a damaged row is listed with the reason. */
   list(options?: ListOptions): Promise<SessionSummary[]>;
-  /** One session, or `undefined` when there is none; a damaged row throws `INVALID_DATA`. */
+  /** One session, or `undefined` when there is none; a damaged row throws `invalid-data`. */
   get(id: string): Promise<SessionRecord | undefined>;
-  /** Creates a session at version 1 (`EXISTS` when the id is taken). */
+  /** Creates a session at version 1 (`exists` when the id is taken). */
   create(input: CreateSessionInput): Promise<SessionRecord>;
   /** Replaces fields when the stored version is `expectedVersion`. */
   update(id: string, expectedVersion: number, patch: SessionPatch): Promise<SessionRecord>;
@@ -187,7 +187,7 @@ export interface SessionStore {
   appendStep(id: string, input: AppendStepInput): Promise<SessionRecord>;
   /** Ends the running turn `turnId` (`done` or `interrupted`). */
   endTurn(id: string, input: EndTurnInput): Promise<SessionRecord>;
-  /** Records the answer of a waiting approval (`NOT_FOUND` when none waits under that id, `CONFLICT` if answered). */
+  /** Records the answer of a waiting approval (`not-found` when none waits under that id, `conflict` if answered). */
   answerApproval(
     id: string,
     approvalId: string,

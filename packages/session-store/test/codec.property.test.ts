@@ -12,7 +12,7 @@ function readsOrRefuses(fn: () => unknown): void {
   try {
     fn();
   } catch (error) {
-    if (!isSessionStoreError(error, 'INVALID_DATA')) throw error;
+    if (!isSessionStoreError(error, 'invalid-data')) throw error;
     expect(error.message).toMatch(/^stored session .*is damaged: /);
   }
 }
@@ -168,7 +168,7 @@ describe('round trips through a real store', () => {
       await store.create({ id: 'deep', title: 't', agent: deep as never });
       expect((await store.get('deep'))?.id).toBe('deep');
     } catch (error) {
-      expect(isSessionStoreError(error, 'INVALID_INPUT')).toBe(true);
+      expect(isSessionStoreError(error, 'invalid-input')).toBe(true);
     }
     await store.close();
   });

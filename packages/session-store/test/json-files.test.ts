@@ -93,9 +93,9 @@ describe('json-files: files on disk', () => {
       badstate: 'turn.state must be one of running, interrupted, done',
       otherid: 'it names another id "someone"',
     });
-    for (const id of Object.keys(cases)) await rejects(store.get(id), 'INVALID_DATA');
+    for (const id of Object.keys(cases)) await rejects(store.get(id), 'invalid-data');
     // A damaged file is never overwritten by a write that did not read it.
-    await rejects(store.update('garbage', 1, { title: 'x' }), 'INVALID_DATA');
+    await rejects(store.update('garbage', 1, { title: 'x' }), 'invalid-data');
     expect(await readFile(join(d, 'garbage.json'), 'utf8')).toBe('{not json');
   });
 
@@ -109,9 +109,9 @@ describe('json-files: files on disk', () => {
   it('refuses a folder written by a newer store or left mid-migration', async () => {
     const d = await mkdtemp(join(tmpdir(), 'store-json-'));
     await writeFile(join(d, '.codeagent-store.json'), '{"codeagentSessionStore": 7}');
-    await rejects(createJsonFileStore({ dir: d }), 'SCHEMA_TOO_NEW');
+    await rejects(createJsonFileStore({ dir: d }), 'schema-too-new');
     await writeFile(join(d, '.codeagent-store.json'), '{"codeagentSessionStore": 1, "migrating": "to 2"}');
-    const e = await rejects(createJsonFileStore({ dir: d }), 'MIGRATION_INCOMPLETE');
+    const e = await rejects(createJsonFileStore({ dir: d }), 'migration-incomplete');
     expect(e.message).toMatch(/did not finish/);
   });
 

@@ -45,14 +45,14 @@ describe('postgres: the server', () => {
     const started = Date.now();
     const e = await rejects(
       createPostgresStore({ url: `postgres://me:s3cret@127.0.0.1:${port}/db`, connectTimeoutMs: 2000 }),
-      'UNAVAILABLE',
+      'unavailable',
     );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(e.message).toContain(`cannot use PostgreSQL at postgres://me:***@127.0.0.1:${port}/db`);
     expect(e.message).toMatch(/ECONNREFUSED/);
     expect(e.message).not.toContain('s3cret');
-    await rejects(createPostgresStore({ url: 'mysql://x@y/z' }), 'INVALID_INPUT');
-    await rejects(createPostgresStore({ url: 'not a url' }), 'INVALID_INPUT');
+    await rejects(createPostgresStore({ url: 'mysql://x@y/z' }), 'invalid-input');
+    await rejects(createPostgresStore({ url: 'not a url' }), 'invalid-input');
     expect(redactUrl('postgres://a:b@c/d')).toBe('postgres://a:***@c/d');
   });
 

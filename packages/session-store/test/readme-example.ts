@@ -15,7 +15,7 @@ export async function quickStart(dir: string): Promise<string> {
   try {
     await store.update(session.id, session.version, { title: 'stale rename' });
   } catch (error) {
-    if (isSessionStoreError(error, 'CONFLICT')) console.log(error.message);
+    if (isSessionStoreError(error, 'conflict')) console.log(error.message);
   }
   await store.close();
   return `${record.title} v${record.version}`;

@@ -19,14 +19,14 @@ export function garbageSuite(name: string, harness: SqlHarness): void {
       // Opening again runs nothing and works.
       await (await db.open()).close();
       await db.exec("UPDATE codeagent_schema SET state = 'applying' WHERE version = 2");
-      const half = await rejects(db.open(), 'MIGRATION_INCOMPLETE');
+      const half = await rejects(db.open(), 'migration-incomplete');
       expect(half.message).toMatch(/migration 2 \("listing index"\) was started and not finished/);
       expect(half.message).toMatch(/Restore it from a backup/);
       await db.exec("UPDATE codeagent_schema SET state = 'applied' WHERE version = 2");
       await db.exec(
         "INSERT INTO codeagent_schema (version, name, state, applied_at) VALUES (3, 'future', 'applied', 'x')",
       );
-      const newer = await rejects(db.open(), 'SCHEMA_TOO_NEW');
+      const newer = await rejects(db.open(), 'schema-too-new');
       expect(newer.message).toMatch(/schema version 3, newer than this codeagent \(2\); upgrade codeagent/);
     });
 
@@ -100,11 +100,11 @@ export function garbageSuite(name: string, harness: SqlHarness): void {
         .sort();
       expect(damaged).toEqual(['badmeta', 'badstate', 'badtitle', 'numtitle', 'zeroversion']);
       for (const id of Object.keys(rows)) {
-        const e = await rejects(reader.get(id), 'INVALID_DATA');
+        const e = await rejects(reader.get(id), 'invalid-data');
         expect(e.message).toMatch(new RegExp(`stored session "${id}" is damaged: `));
       }
       expect((await reader.get('good'))?.title).toBe('fine');
-      await rejects(reader.update('badagent', 1, { title: 'x' }), 'INVALID_DATA');
+      await rejects(reader.update('badagent', 1, { title: 'x' }), 'invalid-data');
       await Promise.all([store.close(), reader.close()]);
     });
   });

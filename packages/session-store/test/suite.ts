@@ -80,7 +80,7 @@ export function storeSuite(name: string, harness: Harness): void {
         damaged: null,
       });
       expect(await store.get('missing')).toBeUndefined();
-      await rejects(store.create({ id: 's1', title: 'again' }), 'EXISTS');
+      await rejects(store.create({ id: 's1', title: 'again' }), 'exists');
     });
 
     it('a write at a stale version is a CONFLICT naming both versions, and changes nothing', async () => {
@@ -88,11 +88,11 @@ export function storeSuite(name: string, harness: Harness): void {
       await store.create({ id: 'c', title: 'a' });
       const v2 = await store.update('c', 1, { title: 'b', meta: { k: 'v' } });
       expect(v2).toMatchObject({ version: 2, title: 'b', meta: { k: 'v' } });
-      const error = await rejects(store.update('c', 1, { title: 'lost' }), 'CONFLICT');
+      const error = await rejects(store.update('c', 1, { title: 'lost' }), 'conflict');
       expect(error.conflict).toEqual({ expectedVersion: 1, actualVersion: 2 });
       expect(error.message).toMatch(/changed by another writer/);
       expect((await store.get('c'))?.title).toBe('b');
-      await rejects(store.update('nope', 1, { title: 'x' }), 'NOT_FOUND');
+      await rejects(store.update('nope', 1, { title: 'x' }), 'not-found');
     });
 
     it('of ten writers racing from the same version exactly one wins; the others get CONFLICT', async () => {
@@ -105,7 +105,7 @@ export function storeSuite(name: string, harness: Harness): void {
       const won = results.filter((r) => r.status === 'fulfilled');
       expect(won).toHaveLength(1);
       for (const r of results)
-        if (r.status === 'rejected') expect(isSessionStoreError(r.reason, 'CONFLICT')).toBe(true);
+        if (r.status === 'rejected') expect(isSessionStoreError(r.reason, 'conflict')).toBe(true);
       const stored = await store.get('race');
       expect(stored?.version).toBe(2);
       expect(stored?.title).toBe((won[0] as PromiseFulfilledResult<{ title: string }>).value.title);
@@ -129,7 +129,7 @@ export function storeSuite(name: string, harness: Harness): void {
         prompt: 'do it',
         steps: [],
       });
-      await rejects(store.beginTurn('t', begun.version, { owner: 'other', prompt: 'x' }), 'CONFLICT');
+      await rejects(store.beginTurn('t', begun.version, { owner: 'other', prompt: 'x' }), 'conflict');
       const one = await store.appendStep('t', { turnId: 'turn-1', seq: 0, step: { messages: [1] } });
       // Someone renames the session while the turn runs: the turn's next step still lands.
       await store.update('t', one.version, { title: 'renamed' });
@@ -140,10 +140,10 @@ export function storeSuite(name: string, harness: Harness): void {
       expect(again.version).toBe(two.version);
       await rejects(
         store.appendStep('t', { turnId: 'turn-1', seq: 1, step: { messages: ['other'] } }),
-        'CONFLICT',
+        'conflict',
       );
-      await rejects(store.appendStep('t', { turnId: 'turn-1', seq: 5, step: {} }), 'CONFLICT');
-      await rejects(store.appendStep('t', { turnId: 'turn-0', seq: 2, step: {} }), 'CONFLICT');
+      await rejects(store.appendStep('t', { turnId: 'turn-1', seq: 5, step: {} }), 'conflict');
+      await rejects(store.appendStep('t', { turnId: 'turn-0', seq: 2, step: {} }), 'conflict');
       expect((await reopen().then((o) => o.get('t')))?.turn?.steps).toHaveLength(2);
       const ended = await store.endTurn('t', {
         turnId: 'turn-1',
@@ -152,7 +152,7 @@ export function storeSuite(name: string, harness: Harness): void {
       });
       expect(ended.turn).toMatchObject({ state: 'done', steps: [] });
       expect(ended.agent).toEqual({ messages: ['all'] });
-      await rejects(store.appendStep('t', { turnId: 'turn-1', seq: 2, step: {} }), 'CONFLICT');
+      await rejects(store.appendStep('t', { turnId: 'turn-1', seq: 2, step: {} }), 'conflict');
       expect((await store.list())[0]?.turnState).toBe('done');
     });
 
@@ -178,7 +178,7 @@ export function storeSuite(name: string, harness: Harness): void {
       expect((await reopen().then((o) => o.get('i')))?.turn).toBeNull();
       // The next turn starts clean.
       const next = await store.beginTurn('i', folded.version, { turnId: 'k2', owner: null, prompt: 'q' });
-      await rejects(store.update('i', next.version, { turn: null }), 'CONFLICT');
+      await rejects(store.update('i', next.version, { turn: null }), 'conflict');
       expect(next.turn?.steps).toEqual([]);
       expect((await reopen().then((o) => o.get('i')))?.turn).toMatchObject({ id: 'k2', steps: [] });
     });
@@ -195,8 +195,8 @@ export function storeSuite(name: string, harness: Harness): void {
       });
       expect(answered.pending[0]?.answer).toMatchObject({ approved: true, reason: 'codeagent:allow-always' });
       expect((await store.list())[0]?.pendingCount).toBe(1);
-      await rejects(store.answerApproval('a', 'p1', { approved: false, reason: null }), 'CONFLICT');
-      await rejects(store.answerApproval('a', 'nope', { approved: true, reason: null }), 'NOT_FOUND');
+      await rejects(store.answerApproval('a', 'p1', { approved: false, reason: null }), 'conflict');
+      await rejects(store.answerApproval('a', 'nope', { approved: true, reason: null }), 'not-found');
       const race = await Promise.allSettled([
         store.answerApproval('a', 'p2', { approved: true, reason: null }),
         other.answerApproval('a', 'p2', { approved: false, reason: null }),
@@ -210,7 +210,7 @@ export function storeSuite(name: string, harness: Harness): void {
       const store = await open();
       await store.create({ id: 'd', title: 'x' });
       await store.update('d', 1, { title: 'y' });
-      await rejects(store.delete('d', 1), 'CONFLICT');
+      await rejects(store.delete('d', 1), 'conflict');
       expect(await store.delete('d', 2)).toBe(true);
       expect(await store.get('d')).toBeUndefined();
       expect(await store.delete('d')).toBe(false);
@@ -241,16 +241,16 @@ export function storeSuite(name: string, harness: Harness): void {
     it('refuses what it cannot store, with INVALID_INPUT, and stores nothing', async () => {
       const store = await open();
       for (const id of ['', '../etc', 'a/b', '.hidden', 'x'.repeat(129), 'nul\u0000']) {
-        await rejects(store.create({ id, title: 'x' }), 'INVALID_INPUT');
+        await rejects(store.create({ id, title: 'x' }), 'invalid-input');
       }
       const cyclic: Record<string, unknown> = {};
       cyclic.self = cyclic;
-      await rejects(store.create({ id: 'cyc', title: 'x', agent: cyclic as never }), 'INVALID_INPUT');
-      await rejects(store.create({ id: 'big', title: 'x', agent: { n: 10n } as never }), 'INVALID_INPUT');
-      await rejects(store.create({ id: 'long', title: 'x'.repeat(1001) }), 'INVALID_INPUT');
-      await rejects(store.create({ id: 'meta', title: 'x', meta: { 'bad key': 'v' } }), 'INVALID_INPUT');
-      await rejects(store.create({ id: 'meta2', title: 'x', meta: { k: 1 as never } }), 'INVALID_INPUT');
-      await rejects(store.update('cyc', 0, {}), 'INVALID_INPUT');
+      await rejects(store.create({ id: 'cyc', title: 'x', agent: cyclic as never }), 'invalid-input');
+      await rejects(store.create({ id: 'big', title: 'x', agent: { n: 10n } as never }), 'invalid-input');
+      await rejects(store.create({ id: 'long', title: 'x'.repeat(1001) }), 'invalid-input');
+      await rejects(store.create({ id: 'meta', title: 'x', meta: { 'bad key': 'v' } }), 'invalid-input');
+      await rejects(store.create({ id: 'meta2', title: 'x', meta: { k: 1 as never } }), 'invalid-input');
+      await rejects(store.update('cyc', 0, {}), 'invalid-input');
       expect(await store.list()).toEqual([]);
     });
 
@@ -275,7 +275,7 @@ export function storeSuite(name: string, harness: Harness): void {
       await store.create({ id: 'big', title: 'big', agent: { big } });
       const stored = (await store.get('big'))?.agent as { big: string } | undefined;
       expect(stored?.big.length).toBe(big.length);
-      await rejects(store.update('big', 1, { ui: big + big }), 'TOO_LARGE');
+      await rejects(store.update('big', 1, { ui: big + big }), 'too-large');
       expect((await store.get('big'))?.version).toBe(1);
     });
 

@@ -118,7 +118,8 @@ export function followRemoteTurn(
   known: Rec | undefined,
   options: { signal?: AbortSignal; pollMs?: number; answered?: ReadonlySet<string> } = {},
 ): ReadableStream<AgentUIChunk> {
-  const sent: Rec[] = Array.isArray(known?.parts) ? (known?.parts as unknown[]).filter(isRec) : [];
+  const knownParts: unknown = known?.parts;
+  const sent: Rec[] = Array.isArray(knownParts) ? knownParts.filter(isRec) : [];
   const answered = options.answered ?? new Set<string>();
   let messageId = typeof known?.id === 'string' ? known.id : null;
   let wake: (() => void) | undefined;

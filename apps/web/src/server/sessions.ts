@@ -139,7 +139,7 @@ export class SessionManager {
     }
     if (answers.size === 0) return;
     const last = live.chat.messages.at(-1);
-    if (!last || last.role !== 'assistant') return;
+    if (last?.role !== 'assistant') return;
     const message = structuredClone(last) as unknown as { parts: Rec[] };
     for (const part of message.parts) {
       const answer = typeof part.toolCallId === 'string' ? answers.get(part.toolCallId) : undefined;
@@ -201,7 +201,7 @@ export class SessionManager {
       return await this.store.get(id);
     } catch (error) {
       // A damaged row is not a session the host can open (it stays listed by the store's own tools).
-      if (isSessionStoreError(error, 'INVALID_DATA') || isSessionStoreError(error, 'INVALID_INPUT'))
+      if (isSessionStoreError(error, 'invalid-data') || isSessionStoreError(error, 'invalid-input'))
         return undefined;
       throw error;
     }
@@ -243,7 +243,7 @@ export class SessionManager {
       } catch (error) {
         // The UI history is written only by the instance running the turn: a newer version from a rename or a mode
         // switch elsewhere is taken, and the write goes on at it.
-        if (!isSessionStoreError(error, 'CONFLICT')) throw error;
+        if (!isSessionStoreError(error, 'conflict')) throw error;
         const now = await this.store.get(live.id);
         if (!now || (live.turn !== null && now.turn?.id !== live.turn.id)) throw error;
         return this.store.update(live.id, now.version, { ui, pending });
@@ -291,7 +291,7 @@ export class SessionManager {
           ui: markInterrupted(record.ui),
         });
       } catch (error) {
-        if (!isSessionStoreError(error, 'CONFLICT')) throw error;
+        if (!isSessionStoreError(error, 'conflict')) throw error;
         record = (await this.#get(id)) ?? record;
       }
     }
@@ -365,7 +365,7 @@ export class SessionManager {
               s.hasSnapshot = true;
               return await this.store.endTurn(id, { turnId: turn.id, state: 'done', agent: snapshot, ui });
             } catch (error) {
-              if (!isSessionStoreError(error, 'CONFLICT')) throw error;
+              if (!isSessionStoreError(error, 'conflict')) throw error;
             }
           const now = await this.store.get(id);
           return this.store.update(id, now?.version ?? version, {
@@ -434,7 +434,7 @@ export class SessionManager {
       live.version = record.version;
       live.turn = { id: turnId, seq: 0 };
     } catch (error) {
-      if (!isSessionStoreError(error, 'CONFLICT')) throw error;
+      if (!isSessionStoreError(error, 'conflict')) throw error;
       const now = await this.#get(live.id);
       // Changed elsewhere since it was opened: the next open rebuilds it from storage.
       if (this.live.get(live.id) === live) this.live.delete(live.id);
@@ -472,7 +472,7 @@ export class SessionManager {
         if (live && live.version === r.version) live.version = written.version;
         return true;
       } catch (error) {
-        if (!isSessionStoreError(error, 'CONFLICT') || attempt >= 3) throw error;
+        if (!isSessionStoreError(error, 'conflict') || attempt >= 3) throw error;
       }
     }
   }
