@@ -53,7 +53,8 @@ describe('codeagent -p and --json', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     const types = events.map((e) => e.type).filter((t) => t !== 'tick');
-    expect(types).toEqual(['session', 'tool-request', 'tool-result', 'delta', 'usage', 'end']);
+    // Bash's live output arrives as a tool-output event between the request and the result (ADR 0170).
+    expect(types).toEqual(['session', 'tool-request', 'tool-output', 'tool-result', 'delta', 'usage', 'end']);
     const result = events.find((e) => e.type === 'tool-result');
     expect(Object.keys(result)).toEqual([
       'type',
