@@ -7,6 +7,8 @@ export default defineConfig({
   base: '/',
   plugins: [react()],
   resolve: { conditions: ['@codeagent/source'] },
+  // The highlighter worker is an ES module worker, so each grammar stays its own chunk, loaded when first shown.
+  worker: { format: 'es' },
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

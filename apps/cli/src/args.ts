@@ -234,7 +234,9 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliOptions {
   if (command === 'repl' && first !== undefined) {
     if (first === 'demo' || first === 'acp') command = first;
     else
-      throw new CliUsageError(`unknown command ${shown(first)} (to send a prompt, use -p ${shown(first)})`);
+      throw new CliUsageError(
+        `unknown command ${shown(first)} (to send a prompt, use -p ${shown(positionals.join(' '))})`,
+      );
     if (rest[0] !== undefined) throw new CliUsageError(`unexpected argument ${shown(rest[0])}`);
   } else if (command === 'prompt' && first !== undefined) {
     throw new CliUsageError(`unexpected argument ${shown(first)} (quote the whole prompt after -p)`);

@@ -1,5 +1,6 @@
 import type { CodeagentClient } from '@codeagent/agent-core';
 import { clean } from './clean.js';
+import { MarkdownStream } from './markdown.js';
 
 /** How many messages a resumed session shows before saying how many earlier ones it left out. */
 const SHOWN = 30;
@@ -41,9 +42,13 @@ function toolCalls(content: unknown): string[] {
 
 /**
  * The earlier conversation of a resumed session, as lines for the terminal: user prompts, the model's text, and one
- * line per tool call; every string sanitised. Only the last {@link SHOWN} messages, with a count of the rest.
+ * line per tool call; every string sanitised; with a `width` (a terminal) the model's text is drawn as Markdown. Only the last {@link SHOWN} messages, with a count of the rest.
  */
-export function renderHistory(messages: readonly ModelMessage[], color: boolean): string[] {
+export function renderHistory(
+  messages: readonly ModelMessage[],
+  color: boolean,
+  width: number | undefined = undefined,
+): string[] {
   const dim = (s: string) => (color ? `\u001b[2m${s}\u001b[0m` : s);
   const lines: string[] = [];
   const start = Math.max(0, messages.length - SHOWN);
@@ -58,7 +63,14 @@ export function renderHistory(messages: readonly ModelMessage[], color: boolean)
       }
       case 'assistant': {
         const text = textOf(message.content).trim();
-        if (text !== '') lines.push(clean(text));
+        if (text !== '') {
+          // On a terminal the model's Markdown is drawn as it was in the session (wrapped at word boundaries).
+          if (width === undefined) lines.push(clean(text));
+          else {
+            const md = new MarkdownStream({ color, width: () => width });
+            lines.push((md.push(clean(text)) + md.flush()).replace(/\n+$/u, ''));
+          }
+        }
         for (const call of toolCalls(message.content)) lines.push(dim(`  ⏺ ${clean(call)}`));
         break;
       }

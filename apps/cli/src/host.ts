@@ -19,15 +19,18 @@ import {
   type PermissionGate,
   type PermissionMode,
   type PermissionRules,
+  isShellGrammarLoaded,
 } from '@codeagent/permission-gate';
+import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
 import { createBuiltinToolkit, type BuiltinToolkit } from '@codeagent/tools';
 import {
   type ApprovalRendering,
   createTerminalRenderer,
   renderApproval,
   type TerminalRenderer,
+  truncateToWidth,
 } from '@codeagent/terminal';
-import type { FileDiff, ToolCallView } from '@codeagent/render-intent';
+import { type FileDiff, revealText, type ToolCallView } from '@codeagent/render-intent';
 import type { ChosenModel } from './model.js';
 import type { Key, KeyInput } from './keys.js';
 import { formatElapsed, Spinner } from './spinner.js';
@@ -36,6 +39,7 @@ import { TurnJournal } from './journal.js';
 import type { TurnSink } from './sessions.js';
 import { Checkpoints } from './undo.js';
 import { StreamSanitizer } from './text-stream.js';
+import { wrapParts } from './wrap.js';
 
 /** Where the host writes. */
 export interface HostIO {
@@ -124,6 +128,14 @@ export class CliHost {
   /** Id of the tool call whose card was printed last, so a result printed elsewhere gets a label. */
   private lastCallShown: string | null = null;
   private approvalActive = false;
+  /** Whether the last text written left its line open (the model's text goes on). */
+  private lineOpen = false;
+  /** The CLI's own lines waiting for a line start. */
+  private readonly notes: string[] = [];
+  /** Output held while an approval prompt is pending (`null`: none pending). */
+  private held: string[] | null = null;
+  /** {@link lastCallShown} when the pending prompt began (is the request card right above it?). */
+  private holdBefore: string | null = null;
   private abortController: AbortController | null = null;
   private lastInterruptAt = 0;
   /** Keys typed while a turn runs. */
@@ -147,6 +159,7 @@ export class CliHost {
       io.stdout.isTTY === true && !options.json,
       Date.now,
       this.color,
+      () => io.stdout.columns ?? 80,
     );
     this.toolkit = createBuiltinToolkit({
       cwd: options.cwd,
@@ -173,7 +186,7 @@ export class CliHost {
     return this.chosen;
   }
 
-  private build(resume: unknown): CodeagentClient {
+  private build(resume: unknown, gate: PermissionGate | null = null): CodeagentClient {
     const chosen = this.chosen;
     const clientOptions = {
       model: chosen.resolved.model,
@@ -187,6 +200,11 @@ export class CliHost {
       ...(this.options.system === undefined ? {} : { system: this.options.system }),
     };
     const client = resume === undefined ? createClient(clientOptions) : loadSession(resume, clientOptions);
+    if (gate !== null) {
+      // The same gate moves to the new client: its mode, rules and "always" grants carry over.
+      client.setPermissionGate(gate);
+      return client;
+    }
     const { mode: _ignored, ...settings } = this.options.permissions ?? {};
     installPermissionGate(client, {
       ...settings,
@@ -199,11 +217,15 @@ export class CliHost {
     return client;
   }
 
-  /** Switches the model mid-session (`/model`): the conversation, mode and tools carry over. */
+  /**
+   * Switches the model mid-session (`/model`): the conversation, the mode, the gate with its session grants, the
+   * tools (running background jobs) and the undo checkpoints carry over.
+   */
   switchModel(chosen: ChosenModel): void {
     const saved: unknown = JSON.parse(this.#client.save());
+    const gate = this.gate();
     this.chosen = chosen;
-    this.#client = this.build(saved);
+    this.#client = this.build(saved, gate);
   }
 
   /** Tokens and cost of this session so far (`/cost`). */
@@ -245,10 +267,66 @@ export class CliHost {
     this.client.setPermissionMode(mode);
   }
 
-  /** Writes text to the terminal, sanitised: nothing from a tool or model reaches it unfiltered. */
+  /**
+   * Writes text to the terminal (callers sanitise what came from a tool or model). While an approval prompt is
+   * pending the text is held and printed after the answer, so the question stays last on screen.
+   */
   print(text: string): void {
+    if (this.held !== null) {
+      this.held.push(text);
+      return;
+    }
+    this.printNow(text);
+  }
+
+  /** Writes at once, even while a prompt is pending (the prompt's own lines). */
+  private printNow(text: string): void {
     this.spinner.clear();
     this.io.stdout.write(text);
+    if (text !== '') this.lineOpen = !text.endsWith('\n');
+    if (!this.lineOpen && this.notes.length > 0) {
+      const notes = this.notes.splice(0);
+      this.io.stdout.write(notes.join(''));
+    }
+  }
+
+  /** Prints a line of the CLI's own (`queued: ...`) at the next line start, never inside the model's text. */
+  private note(line: string): void {
+    if (this.lineOpen || this.held !== null) this.notes.push(line);
+    else this.printNow(line);
+  }
+
+  /**
+   * Holds every other output while an approval is asked (cards and results of parallel calls, text, live
+   * output); returns the release, which prints what was held. The asked call's card is above the prompt, so a
+   * held result of another call gets its `↳` label.
+   */
+  private hold(id: string | undefined): () => void {
+    const before = this.lastCallShown;
+    this.held ??= [];
+    this.lastCallShown = id ?? null;
+    this.holdBefore = before;
+    return () => {
+      const held = this.held ?? [];
+      this.held = null;
+      this.printNow(held.join(''));
+    };
+  }
+
+  /**
+   * Whether the gate will ask about this call (so its card is drawn by the prompt, not now): an interactive
+   * session, an `ask` decision, and no session grant of that tool that may cover it.
+   */
+  private willAsk(name: string, args: unknown): boolean {
+    if (!this.io.keys.interactive || this.options.json) return false;
+    const gate = this.gate();
+    if (gate === null) return false;
+    const input =
+      typeof args === 'object' && args !== null && !Array.isArray(args) && '_intent' in args
+        ? Object.fromEntries(Object.entries(args).filter(([k]) => k !== '_intent'))
+        : args;
+    const e = gate.evaluate(name, input);
+    return e.decision === 'ask' && !(e.source.kind === 'mode' && gate.sessionGrants().includes(name));
   }
 
   /** Runs one turn, rendering events as they arrive; Ctrl+C aborts it. */
@@ -329,6 +407,11 @@ export class CliHost {
             this.spinner.setLabel(`running ${spinnerTitle(event.view.title)}`);
             // A diff card waits: the approval shows the change computed from the file, or the result shows it.
             if (event.view.card === 'diff') break;
+            // The gate loads its Bash grammar before deciding; loaded here, the decision below is the real one.
+            if (this.gate() !== null && !isShellGrammarLoaded())
+              await loadInstalledShellGrammar().catch(() => undefined);
+            // A call that will ask is drawn by its prompt, in call order, one at a time (parallel calls).
+            if (this.willAsk(event.name, event.arguments)) break;
             // Call cards go through the approval path: whatever the model put in them is shown, never applied.
             pending.shown = this.approvalCard(pending.view, pending.intent, this.approvalLines(), 'fallback');
             this.lastCallShown = event.id;
@@ -356,6 +439,10 @@ export class CliHost {
               const same =
                 !event.isError && event.view.card === 'diff' && sameDiffs(call.diffs, event.view.diffs);
               write(`${this.renderer.renderToolCall(same ? call : { ...call, diffs: [] })}\n`);
+              this.lastCallShown = event.id;
+            } else if (call !== undefined && pending?.shown === null && pending.preview !== true) {
+              // A card left for a prompt that never came (a grant covered the call, or its precheck failed).
+              write(`${this.approvalCard(call, pending.intent, this.approvalLines(), 'fallback').text}\n`);
               this.lastCallShown = event.id;
             }
             // Parallel calls: say which call this result answers.
@@ -390,11 +477,26 @@ export class CliHost {
             else write(line);
             break;
           }
-          case 'tool-output':
+          case 'tool-output': {
+            // A card left for a prompt that did not come (a grant covered the call) is drawn before its output.
+            const pending = this.pendingCalls.get(event.id);
+            if (pending !== undefined && pending.shown === null && pending.view.card !== 'diff') {
+              newline();
+              pending.shown = this.approvalCard(
+                pending.view,
+                pending.intent,
+                this.approvalLines(),
+                'fallback',
+              );
+              write(`${pending.shown.text}\n`);
+              this.lastCallShown = event.id;
+            }
+            break;
+          }
           case 'usage':
             break;
           case 'tick':
-            if (!this.approvalActive && atLineStart) this.spinner.tick();
+            if (this.held === null && atLineStart) this.spinner.tick();
             break;
           case 'compaction':
             newline();
@@ -420,6 +522,7 @@ export class CliHost {
       }
     } finally {
       this.checkpoints.end();
+      if (this.notes.length > 0) this.printNow(this.lineOpen ? '\n' : '');
       this.spinner.clear();
       release();
       this.abortController = null;
@@ -436,11 +539,20 @@ export class CliHost {
   }
 
   private onKey(key: Key): void {
+    if (key.name === 'escape' && !this.approvalActive) {
+      // Esc interrupts the turn, as in Claude Code; it never exits.
+      if (this.abortController && !this.abortController.signal.aborted) {
+        this.abortController.abort();
+        this.lastInterruptAt = Date.now();
+        this.print(`\n${dim(this.color, '^[ interrupted (Esc) — Ctrl+C twice exits')}\n`);
+      }
+      return;
+    }
     if (!key.ctrl && key.sequence !== undefined && !this.approvalActive) {
       // Typing ahead: printable text and Enter are kept for the next prompt; Backspace edits it.
       if (key.name === 'return' || key.name === 'enter') {
         const line = this.typed.split('\r').at(-1) ?? '';
-        if (line.trim() !== '') this.print(`${dim(this.color, `queued: ${clean(line).slice(0, 80)}`)}\n`);
+        if (line.trim() !== '') this.note(`${dim(this.color, `queued: ${clean(line).slice(0, 80)}`)}\n`);
         this.typed += '\r';
       } else if (key.name === 'backspace') this.typed = this.typed.slice(0, -1);
       else if (/^[^\u0000-\u001f\u007f]+$/u.test(key.sequence) && key.sequence.length <= 4096)
@@ -503,13 +615,29 @@ export class CliHost {
       );
       return false;
     }
+    // From here until the answer, other output waits: the question stays last on screen.
+    const release = this.hold(id);
+    try {
+      return await this.askHeld(name, input, id, context);
+    } finally {
+      release();
+    }
+  }
+
+  private async askHeld(
+    name: string,
+    input: unknown,
+    id: string | undefined,
+    context: AskContext | undefined,
+  ): Promise<AskResult> {
+    const safeName = clean(name);
     const pending = id === undefined ? undefined : this.pendingCalls.get(id);
     const preview = await this.toolkit.preview(name, input, id);
     // Interrupted while the preview was read: there is no prompt to show any more.
     if (this.abortController?.signal.aborted) return false;
     if (preview !== undefined && !preview.ok) {
       // The precheck passed a moment ago, so the file changed meanwhile: nothing to approve.
-      this.print(`${red(this.color, '✗')} ${clean(preview.message)}\n`);
+      this.printNow(`${red(this.color, '✗')} ${clean(preview.message)}\n`);
       return false;
     }
     const view: ToolCallView = preview?.ok
@@ -520,24 +648,27 @@ export class CliHost {
     this.spinner.clear();
     const full = this.approvalCard(view, intent);
     // The request card is reused when it is right above and already shows everything the approval would.
-    if (preview?.ok || card === null || this.lastCallShown !== id || card.text !== full.text) {
+    if (preview?.ok || card === null || this.holdBefore !== id || card.text !== full.text) {
       card = full;
-      this.print(`${card.text}\n`);
+      this.printNow(`${card.text}\n`);
     }
-    if (pending && preview?.ok) pending.preview = true;
-    this.lastCallShown = id ?? null;
+    if (pending) {
+      pending.shown = card;
+      if (preview?.ok) pending.preview = true;
+    }
     const folded = card.hiddenLines > 0;
     const scope = context?.grantScope ?? null;
     const always =
       scope === null ? '' : `${bold(this.color, '[a]')} always: ${clean(describeGrantScope(name, scope))}  `;
+    const question = approvalQuestion(view, safeName);
     const prompt = (more: boolean) =>
-      `${bold(this.color, `Allow ${safeName}?`)}  ${bold(this.color, '[y]')} once  ${always}${bold(this.color, '[n]')} deny  ${more ? `${bold(this.color, '[v]')} view all ${card?.totalLines ?? 0} lines  ` : ''}`;
+      `${bold(this.color, question)}  ${bold(this.color, '[y]')} once  ${always}${bold(this.color, '[n]')} deny  ${more ? `${bold(this.color, '[v]')} view all ${card?.totalLines ?? 0} lines  ` : ''}`;
     this.approvalActive = true;
     if (context !== undefined && context.source.kind !== 'mode') {
       // Say why this asks when it is not just the mode: a protected path or an ask rule asks every time.
-      this.print(`${dim(this.color, clean(context.reason))}\n`);
+      this.printNow(`${dim(this.color, clean(context.reason))}\n`);
     }
-    this.print(prompt(folded));
+    this.printNow(prompt(folded));
     return new Promise<AskResult>((resolve) => {
       let settled = false;
       let expanded = false;
@@ -548,7 +679,9 @@ export class CliHost {
         let label = '';
         if (name === 'v' && folded && !expanded) {
           expanded = true;
-          this.print(`\n${this.approvalCard(view, intent, Number.POSITIVE_INFINITY).text}\n${prompt(false)}`);
+          this.printNow(
+            `\n${this.approvalCard(view, intent, Number.POSITIVE_INFINITY).text}\n${prompt(false)}`,
+          );
           return;
         }
         if (name === 'y') {
@@ -565,7 +698,7 @@ export class CliHost {
         settled = true;
         release();
         this.approvalActive = false;
-        this.print(`${label}\n`);
+        this.printNow(`${label}\n`);
         resolve(answer);
         if (key.ctrl && key.name === 'c') this.abortController?.abort();
       });
@@ -576,7 +709,7 @@ export class CliHost {
           settled = true;
           release();
           this.approvalActive = false;
-          this.print('cancelled\n');
+          this.printNow('cancelled\n');
           resolve(false);
         },
         { once: true },
@@ -600,8 +733,11 @@ export class CliHost {
       else if (usage.warningState.aboveWarning)
         context = yellow(this.color, `${context} — context filling up`);
       parts.push(context);
-      parts.push(`in ${formatTokens(usage.inputTokens)} · out ${formatTokens(usage.outputTokens)}`);
-      if (usage.costLast !== null) {
+      // An interrupted request reports no usage: say nothing rather than "0 tokens, $0".
+      const counted = usage.inputTokens > 0 || usage.outputTokens > 0 || result.stopReason !== 'interrupted';
+      if (counted)
+        parts.push(`in ${formatTokens(usage.inputTokens)} · out ${formatTokens(usage.outputTokens)}`);
+      if (counted && usage.costLast !== null) {
         parts.push(
           `${formatCost(usage.costLast)}${this.#totals.turns > 1 ? ` (session ${formatCost(this.#totals.cost)})` : ''}`,
         );
@@ -609,7 +745,9 @@ export class CliHost {
     }
     parts.push(`${result.stopReason}${result.finishReason ? ` (${clean(result.finishReason)})` : ''}`);
     parts.push(formatElapsed(this.spinner.elapsed()));
-    return dim(this.color, `── ${parts.join(' · ')}`);
+    return wrapParts([`── ${parts[0] ?? ''}`, ...parts.slice(1)], this.io.stdout.columns ?? 100, '   ')
+      .map((line) => dim(this.color, line))
+      .join('\n');
   }
 
   private count(result: StreamResult): void {
@@ -669,6 +807,34 @@ export function formatTokens(n: number): string {
 /** One line describing a compaction decision and what it dropped. */
 export function describeCompaction(decision: CompactionDecision): string {
   return `compaction: ${decision.action} (${clean(decision.reason)}) ${decision.beforeTokens} -> ${decision.afterTokens} tokens, dropped ${decision.dropped.length} item(s)`;
+}
+
+/**
+ * The question of an approval prompt, naming what the card above shows: `Run npm test?` for a command,
+ * `Allow Stop job-2?` / `Allow Write src/a.ts?` for other cards (the title, else the tool name). Invisible
+ * characters and space runs are shown as in the card; a long title is cut to 60 columns with `…`.
+ */
+export function approvalQuestion(view: ToolCallView, toolName: string): string {
+  const title = typeof view.title === 'string' ? view.title.trim() : '';
+  const shown = clean(revealText(title === '' ? toolName : title, { newlines: 'mark' }));
+  const lines = shown.split('\n');
+  const first = lines.length > 1 ? `${lines[0] ?? ''} …` : shown;
+  const short = truncateToWidth(first, 60, { ellipsis: '…' });
+  const raw = view.card === 'generic' ? view.rawInput : undefined;
+  const background =
+    typeof raw === 'object' &&
+    raw !== null &&
+    (raw as { run_in_background?: unknown }).run_in_background === true;
+  // A command (a terminal card, or a background job whose title is its command) is run, not "allowed".
+  const command =
+    view.card === 'terminal' ||
+    (view.card === 'generic' &&
+      view.kind === 'execute' &&
+      typeof raw === 'object' &&
+      raw !== null &&
+      (raw as { command?: unknown }).command === view.title);
+  if (!command || title === '') return `Allow ${short}?`;
+  return background ? `Run ${short} in the background?` : `Run ${short}?`;
 }
 
 /** A card title for the spinner line: sanitised, first line, at most 60 characters. */

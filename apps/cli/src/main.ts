@@ -32,6 +32,7 @@ import type { PermissionsView } from './permissions.js';
 import { killChildrenOnExit } from './signals.js';
 
 import { VERSION } from './version.js';
+import { wrapParts } from './wrap.js';
 
 /** The prompt the demo sends (the scripted model replays its tour whatever the words). */
 export const DEMO_PROMPT =
@@ -207,14 +208,17 @@ export async function runCli(proc: CliProcess): Promise<number> {
     const info = (line: string) => {
       if (showProgress) progress.write(`${line}\n`);
     };
-    const banner = [
-      `codeagent ${VERSION}`,
-      `model ${clean(chosen.resolved.modelId)} (${chosen.resolved.provider})`,
-      `window ${formatTokens(chosen.contextWindow)}${windowNote(chosen.windowSource)}`,
-      `mode ${mode}`,
-      `cwd ${clean(cwd)}`,
-    ].join(' · ');
-    info(color ? `\u001b[1m${banner}\u001b[0m` : banner);
+    const banner = wrapParts(
+      [
+        `codeagent ${VERSION}`,
+        `model ${clean(chosen.resolved.modelId)} (${chosen.resolved.provider})`,
+        `window ${formatTokens(chosen.contextWindow)}${windowNote(chosen.windowSource)}`,
+        `mode ${mode}`,
+        `cwd ${clean(cwd)}`,
+      ],
+      progress.columns ?? 100,
+    );
+    for (const line of banner) info(color ? `\u001b[1m${line}\u001b[0m` : line);
     if (chosen.note) info(chosen.note);
     // The gate parses Bash commands with the bash grammar; until it loads, compound commands are asked for.
     try {
@@ -236,7 +240,13 @@ export async function runCli(proc: CliProcess): Promise<number> {
       } else if (interrupted) {
         info('the last turn was interrupted before any step completed');
       }
-      if (!options.json) for (const line of renderHistory(host.client.history, color)) info(line);
+      if (!options.json)
+        for (const line of renderHistory(
+          host.client.history,
+          color,
+          progress.isTTY === true ? progress.columns : undefined,
+        ))
+          info(line);
       if (!options.json && host.client.history.length > 0)
         info(color ? '\u001b[2m── resumed ──\u001b[0m' : '── resumed ──');
     }

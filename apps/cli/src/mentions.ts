@@ -58,7 +58,7 @@ export async function attachMentions(input: string, workspace: Workspace): Promi
       blocks.push(
         `<attached_file path="${resolved.display.replace(/"/gu, '&quot;')}">\n${text.replace(/<\/attached_file/giu, '<\\/attached_file')}\n</attached_file>`,
       );
-      notes.push(`attached ${resolved.display} (${(info.size / 1024).toFixed(1)} kB)`);
+      notes.push(`attached ${resolved.display} (${sizeText(info.size)})`);
     } catch (error) {
       notes.push(`@${resolved.display}: unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     } finally {
@@ -66,4 +66,9 @@ export async function attachMentions(input: string, workspace: Workspace): Promi
     }
   }
   return { prompt: blocks.length === 0 ? input : `${input}\n\n${blocks.join('\n\n')}`, notes };
+}
+
+/** A file size for a note: `11 B`, `1.2 kB`. */
+function sizeText(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} kB`;
 }

@@ -13,6 +13,7 @@ import type { ChosenModel } from './model.js';
 import { permissionsCommand, type PermissionsView } from './permissions.js';
 import { describeSession } from './picker.js';
 import type { SessionStore } from './sessions.js';
+import { wrapParts } from './wrap.js';
 
 /** What the REPL needs from the command around it. */
 export interface ReplContext {
@@ -51,11 +52,22 @@ export const SLASH_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['/<skill> [args]', 'run a skill with arguments'],
 ];
 
+/** The keys of a session, for `/help`. */
+const KEYS: ReadonlyArray<readonly [string, string]> = [
+  ['Esc, Ctrl+C', 'interrupt the turn (Ctrl+C twice exits)'],
+  ['Alt+Enter, \\', 'start another line of the prompt (a paste keeps its lines)'],
+  ['Up, Ctrl+R', 'earlier prompts; search them'],
+  ['Tab', 'complete commands, skills and paths'],
+  ['@path', 'attach a file of the workspace to the prompt'],
+];
+
 type LineResult = { kind: 'line'; text: string } | { kind: 'eof' };
 
 /** Bracketed paste on and off: the terminal then marks a paste, so a pasted block keeps every line. */
 const PASTE_ON = '\u001b[?2004h';
 const PASTE_OFF = '\u001b[?2004l';
+/** Shift+Enter as terminals with the CSI-u keyboard protocol send it (kitty, foot, WezTerm, iTerm2 option). */
+const SHIFT_ENTER_CSI_U = '\u001b[13;2u';
 /** Entries kept in the history file. */
 const HISTORY_SIZE = 500;
 
@@ -192,6 +204,8 @@ class TtyLines {
       let done = false;
       const collected: string[] = [];
       let inPaste = false;
+      /** Set by Alt+Enter / Shift+Enter: the line readline is about to end continues the prompt. */
+      let continueLine = false;
       // Ctrl+R: reverse search through the history, as in bash (readline's own key handling pauses meanwhile).
       let search: {
         query: string;
@@ -235,10 +249,24 @@ class TtyLines {
           rl.write(match);
         } else rl.prompt(true);
       };
-      const onKey = (sequence: string | undefined, key: { name?: string; ctrl?: boolean } | undefined) => {
+      const onKey = (
+        sequence: string | undefined,
+        key: { name?: string; ctrl?: boolean; meta?: boolean; sequence?: string } | undefined,
+      ) => {
         if (key?.name === 'paste-start') inPaste = true;
         else if (key?.name === 'paste-end') inPaste = false;
         if (search === null) {
+          const newline =
+            (key?.meta === true && (key.name === 'return' || key.name === 'enter')) ||
+            key?.sequence === SHIFT_ENTER_CSI_U;
+          if (newline && !inPaste) {
+            // Alt+Enter (and Shift+Enter where the terminal tells it apart) starts another line of the prompt,
+            // as a trailing backslash does.
+            continueLine = true;
+            rl.write(null, { ctrl: true, name: 'e' });
+            rl.write(null, { name: 'return' });
+            return;
+          }
           if (key?.ctrl && key.name === 'r' && !inPaste) {
             const paused = this.ctx.stdin.listeners('keypress').filter((l) => l !== onKey) as Array<
               (...args: unknown[]) => void
@@ -301,9 +329,10 @@ class TtyLines {
           collected.push(text);
           return;
         }
-        if (text.endsWith('\\')) {
+        if (continueLine || text.endsWith('\\')) {
           // A trailing backslash asks for another line.
-          collected.push(text.slice(0, -1));
+          collected.push(continueLine ? text : text.slice(0, -1));
+          continueLine = false;
           more();
           return;
         }
@@ -372,7 +401,15 @@ export async function runRepl(ctx: ReplContext): Promise<number> {
   const tty = io.keys.interactive ? new TtyLines(ctx, promptText, commands) : null;
   await tty?.init();
   const lines = tty ?? new PipeLines(ctx.stdin);
-  out(`session ${ctx.sessionId()} · /help for commands · Ctrl+C interrupts a turn, twice exits`);
+  for (const line of wrapParts(
+    [
+      `session ${ctx.sessionId()}`,
+      '/help for commands',
+      'Esc or Ctrl+C interrupts a turn, Ctrl+C twice exits',
+    ],
+    io.stdout.columns ?? 100,
+  ))
+    out(line);
   // Between a turn and the next prompt the terminal is briefly out of raw mode: a Ctrl+C there arrives as SIGINT.
   const sigint = { exit: false };
   const onSigint = () => {
@@ -444,6 +481,8 @@ async function slashCommand(
       return 'exit';
     case '/help': {
       for (const [name, what] of SLASH_COMMANDS) out(`  ${name.padEnd(16)} ${what}`);
+      out('keys:');
+      for (const [keys, what] of KEYS) out(`  ${keys.padEnd(16)} ${what}`);
       const { skills } = await listSkillsMeta({ cwd: ctx.cwd });
       if (skills.length > 0) {
         out('skills:');

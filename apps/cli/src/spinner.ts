@@ -1,4 +1,9 @@
+import { truncateToWidth, visibleWidth } from '@codeagent/terminal';
+
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** How to stop what the spinner shows. */
+const HINT = 'esc to interrupt';
 
 /** Formats elapsed milliseconds as `1.2s` or `1m 03s`. */
 export function formatElapsed(ms: number): string {
@@ -21,6 +26,8 @@ export class Spinner {
     private readonly now: () => number = Date.now,
     /** Colours (off under NO_COLOR / --no-color: the spinner then writes plain text). */
     private readonly color: boolean = true,
+    /** The terminal's width in columns, read on every redraw. */
+    private readonly width: () => number = () => 80,
   ) {}
 
   /** Changes what the spinner says it is doing (`thinking`, `running Bash: npm test`). */
@@ -41,10 +48,14 @@ export class Spinner {
     const glyph = FRAMES[this.frame % FRAMES.length] ?? '*';
     this.frame += 1;
     const elapsed = formatElapsed(this.now() - this.startedAt);
+    // One row, always: a wrapped spinner line could not be erased in place.
+    const room = Math.max(10, this.width() - 1);
+    const tail = visibleWidth(`${glyph}  ${elapsed} · ${HINT}`) <= room - 10 ? ` · ${HINT}` : '';
+    const label = truncateToWidth(this.label, room - visibleWidth(`${glyph}  ${elapsed}${tail}`));
     this.write(
       this.color
-        ? `\r\x1b[2K\x1b[36m${glyph}\x1b[0m ${this.label} \x1b[2m${elapsed}\x1b[0m`
-        : `\r\x1b[2K${glyph} ${this.label} ${elapsed}`,
+        ? `\r\x1b[2K\x1b[36m${glyph}\x1b[0m ${label} \x1b[2m${elapsed}${tail}\x1b[0m`
+        : `\r\x1b[2K${glyph} ${label} ${elapsed}${tail}`,
     );
     this.visible = true;
   }

@@ -23,6 +23,8 @@ export type ChatReply =
     }
   /** Sends `text` and then stops sending bytes, keeping the connection open (a stalled provider). */
   | { readonly stallAfter: string }
+  /** Never answers at all (no status line, no headers): a provider that stalls before the response starts. */
+  | { readonly hang: true }
   | { readonly status: number; readonly message: string };
 
 interface Usage {
@@ -99,6 +101,11 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
         typeof replies === 'function'
           ? replies(request, index)
           : (replies[index] ?? { text: 'No more scripted replies.' });
+      if ('hang' in reply) {
+        open.add(res);
+        res.on('close', () => open.delete(res));
+        return;
+      }
       if ('status' in reply) {
         res
           .writeHead(reply.status, { 'content-type': 'application/json' })

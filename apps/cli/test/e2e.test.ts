@@ -59,12 +59,12 @@ describe('codeagent in a pseudo-terminal', () => {
     await cli.type('please run it');
     await cli.keys('Enter');
     await cli.waitFor('Hello from the scripted model.');
-    await cli.waitFor('Allow Bash?');
+    await cli.waitFor('Run echo approved-output?');
     await cli.type('y');
     await cli.waitFor('allowed once');
     await cli.waitFor('approved-output');
 
-    await cli.waitFor('Allow Write?');
+    await cli.waitFor('Allow Write notes.txt?');
     await cli.type('n');
     await cli.waitFor('Permission denied for Write');
     await cli.waitFor('The write was refused, so I stopped.');

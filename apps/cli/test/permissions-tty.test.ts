@@ -85,7 +85,7 @@ describe('approvals, trust and /permissions in a pseudo-terminal', () => {
     // With the grant gone, `ls` asks again.
     await cli.type('three');
     await cli.keys('Enter');
-    await cli.waitFor(/Allow Bash\?[^\n]*\n?[^\n]*\[n\] deny\s*$/m);
+    await cli.waitFor(/Run ls\?[^\n]*\n?[^\n]*\[n\] deny\s*$/m);
     await cli.keys('n');
     await cli.waitFor('third done');
     await cli.type('/exit');

@@ -43,7 +43,7 @@ async function start(
 }
 
 describe('input in a pseudo-terminal', () => {
-  it('a pasted block keeps every line; a trailing backslash continues; @path attaches the file', async () => {
+  it('a pasted block keeps every line; a trailing backslash, Alt+Enter or CSI-u Shift+Enter continues; @path attaches the file', async () => {
     const dirs = await tempRoot();
     await writeFile(join(dirs.work, 'notes.md'), 'alpha note\n');
     const server = await startOpenAIServer({ replies: (_r, i) => ({ text: `reply ${i}` }) });
@@ -64,10 +64,19 @@ describe('input in a pseudo-terminal', () => {
     await cli.keys('Enter');
     await cli.waitFor('reply 1');
     expect(lastUser(server)).toBe('one \ntwo');
+    // Alt+Enter, and Shift+Enter as CSI-u terminals send it, start another line too.
+    await cli.type('alpha');
+    await cli.keys('M-Enter');
+    await cli.type('beta');
+    await cli.keys('-H', '1b', '5b', '31', '33', '3b', '32', '75');
+    await cli.type('gamma');
+    await cli.keys('Enter');
+    await cli.waitFor('reply 2');
+    expect(lastUser(server)).toBe('alpha\nbeta\ngamma');
     await cli.type('summarise @notes.md please');
     await cli.keys('Enter');
-    await cli.waitFor('attached notes.md (0.0 kB)');
-    await cli.waitFor('reply 2');
+    await cli.waitFor('attached notes.md (11 B)');
+    await cli.waitFor('reply 3');
     expect(lastUser(server)).toContain('<attached_file path="notes.md">\nalpha note\n\n</attached_file>');
     await cli.type('/exit');
     await cli.keys('Enter');
@@ -91,7 +100,10 @@ describe('input in a pseudo-terminal', () => {
     await first.waitFor('slow');
     await first.type('typed while busy');
     await first.keys('Enter');
-    await first.waitFor('queued: typed while busy');
+    // The note waits for the model's line to end: it never lands inside the answer.
+    const noted = await first.waitFor('queued: typed while busy');
+    expect(noted).toMatch(/^queued: typed while busy$/m);
+    expect(noted).toMatch(/answer here\n/);
     await first.waitFor('(queued)');
     await first.waitFor('reply 1');
     expect(lastUser(server)).toBe('typed while busy');

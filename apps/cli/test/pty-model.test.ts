@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -101,6 +102,77 @@ describe('the built binary in a pseudo-terminal against a loopback OpenAI-compat
     await session.waitFor(
       /session: 2 turn\(s\) · in 2\.0k · out 200 tokens · \$0\.0035 \(some turns had no price\)/,
     );
+    await session.type('/exit');
+    await session.keys('Enter');
+    expect(await session.waitForExit()).toBe(0);
+  }, 60_000);
+
+  it('/model keeps the "always" grants, the mode, the conversation and the undo checkpoints', async () => {
+    const { root, home, work, data } = await tempRoot();
+    const server = await startOpenAIServer({
+      replies: (request, i) => {
+        const model = request.body.model;
+        if (i === 0) return { tools: [{ name: 'Bash', args: { command: 'ls' } }] };
+        if (i === 1) return { tools: [{ name: 'Write', args: { file_path: 'notes.txt', content: 'hi\n' } }] };
+        if (i === 2) return { text: `first done by ${model}` };
+        if (i === 3) return { tools: [{ name: 'Bash', args: { command: 'ls -a' } }] };
+        return { text: `second done by ${model}` };
+      },
+    });
+    servers.push(server);
+    await writeFile(
+      join(data, 'config.json'),
+      JSON.stringify({
+        provider: 'openai-compatible',
+        baseURL: server.baseURL,
+        model: 'gpt-4o',
+        models: { local: { model: 'qwen-local', contextWindow: 16384 } },
+      }),
+    );
+    const session = await TmuxSession.start({
+      command: ['node', BIN, '--cwd', work, '--data-dir', data],
+      cwd: work,
+      env: { TERM: 'xterm-256color', HOME: home, NO_COLOR: '1' },
+      logDir: root,
+    });
+    sessions.push(session);
+    await session.waitFor(/session \S+ · \/help/);
+    await session.type('look around and take a note');
+    await session.keys('Enter');
+    await session.waitFor('[a] always: Bash commands starting with `ls`');
+    await session.type('a');
+    await session.waitFor('Allow Write notes.txt?');
+    await session.type('y');
+    await session.waitFor('first done by gpt-4o');
+    expect(existsSync(join(work, 'notes.txt'))).toBe(true);
+    await session.type('/mode accept_edits');
+    await session.keys('Enter');
+    await session.waitFor('mode: accept_edits');
+
+    await session.type('/model local');
+    await session.keys('Enter');
+    await session.waitFor('model qwen-local (openai-compatible)');
+    await session.type('/mode');
+    await session.keys('Enter');
+    await session.waitFor(/mode: accept_edits\n(?![\s\S]*mode: default)/u);
+    await session.type('/permissions');
+    await session.keys('Enter');
+    await session.waitFor('g1  Bash commands starting with `ls`');
+
+    // `ls -a` is inside the grant made under the other model: it runs without asking.
+    await session.type('again');
+    await session.keys('Enter');
+    const screen = await session.waitFor('second done by qwen-local');
+    expect(screen).not.toContain('Run ls -a?');
+    const last = JSON.stringify(server.requests.at(-1)?.body.messages ?? []);
+    expect(last).toContain('look around and take a note');
+    expect(last).toContain('first done by gpt-4o');
+
+    // The checkpoint of the first turn survived the switch.
+    await session.type('/undo');
+    await session.keys('Enter');
+    await session.waitFor('removed notes.txt (created by that turn)');
+    expect(existsSync(join(work, 'notes.txt'))).toBe(false);
     await session.type('/exit');
     await session.keys('Enter');
     expect(await session.waitForExit()).toBe(0);

@@ -1,8 +1,10 @@
 // Web host rendering bench, in Debian's Chromium, one run: a 2,000-card transcript's first render and a scroll
 // through it, then 50,000 streamed text deltas into the same session; ours (virtualised transcript) against the
-// same page with virtualisation off (`?virtual=0`). Reports time and the longest main-thread task (goal: <= 50 ms).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// same page with virtualisation off (`?virtual=0`). Reports time and the longest main-thread task (goal: <= 50 ms),
+// read from a Chromium trace (every `RunTask` of the renderer's main thread, so tasks under 50 ms count too).
+// BENCH_PROFILE=1 also prints the functions with the most self time in each phase (a CPU profile over CDP).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scriptedModel } from '@codeagent/providers';
 import { chromium } from 'playwright-core';
@@ -12,6 +14,7 @@ import { openSessionStore } from '../dist/server/store.js';
 const CARDS = Number(process.env.BENCH_CARDS ?? 2000);
 const DELTAS = Number(process.env.BENCH_DELTAS ?? 50_000);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PROFILE = process.env.BENCH_PROFILE === '1';
 
 const artifact = (kind, payload) => ({
   schema: 'codeagent.tool-artifact',
@@ -172,45 +175,172 @@ const context = await chromium.launchPersistentContext(profile, {
   ],
 });
 
-async function measure(id, query) {
+/** A browser-wide trace: the longest task of any renderer main thread between `start()` and `stop()`. */
+async function tracer(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  let events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  return {
+    async start() {
+      events = [];
+      await cdp.send('Tracing.start', {
+        transferMode: 'ReportEvents',
+        traceConfig: {
+          includedCategories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            ...(PROFILE ? ['toplevel', 'v8', 'blink', 'loading'] : []),
+          ],
+        },
+      });
+    },
+    /** Stops and returns the longest main-thread task in ms and the three longest with what ran in them. */
+    async stop() {
+      const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+      await cdp.send('Tracing.end');
+      await done;
+      const main = new Set(
+        events
+          .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+          .map((e) => `${e.pid}:${e.tid}`),
+      );
+      const onMain = events.filter((e) => main.has(`${e.pid}:${e.tid}`) && e.ph === 'X');
+      const tasks = onMain.filter((e) => e.name === 'RunTask').sort((a, b) => b.dur - a.dur);
+      const top = tasks.slice(0, 3).map((t) => {
+        const inside = onMain.filter(
+          (e) =>
+            e !== t && e.pid === t.pid && e.tid === t.tid && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur,
+        );
+        const by = new Map();
+        for (const e of inside) by.set(e.name, (by.get(e.name) ?? 0) + e.dur);
+        const what = [...by]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 4)
+          .map(([n, d]) => `${n} ${(d / 1000).toFixed(0)}`)
+          .join(', ');
+        const src = t.args?.src_func ? ` ${t.args.src_file?.split('/').pop()}:${t.args.src_func}` : '';
+        const cpu = t.tdur === undefined ? 'no CPU time' : `CPU ${(t.tdur / 1000).toFixed(0)} ms`;
+        return `${(t.dur / 1000).toFixed(0)} ms, ${cpu}${PROFILE ? src : ''} (${what})`;
+      });
+      // The CPU time the main thread spent in its longest task (`tdur`): on a machine shared with other work the
+      // wall time also counts the time the thread waited for a core.
+      const cpu = Math.max(0, ...tasks.map((t) => t.tdur ?? 0)) / 1000;
+      return { longest: (tasks[0]?.dur ?? 0) / 1000, cpu, top, windows: tasks.slice(0, 3) };
+    },
+  };
+}
+
+let lastProfile = null;
+
+/** What ran (inclusive time per function) in each of the longest traced tasks, from the last CPU profile. */
+function explain(trace) {
+  const profile = lastProfile;
+  if (!PROFILE || !profile) return;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (id) => {
+    const f = byId.get(id)?.callFrame;
+    return f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}` : '?';
+  };
+  for (const task of trace.windows) {
+    const inclusive = new Map();
+    let t = profile.startTime;
+    profile.samples.forEach((id, i) => {
+      t += profile.timeDeltas[i] ?? 0;
+      if (t < task.ts || t > task.ts + task.dur) return;
+      const dt = profile.timeDeltas[i + 1] ?? 0;
+      const seen = new Set();
+      for (let n = id; n !== undefined; n = parent.get(n)) {
+        const k = name(n);
+        if (seen.has(k)) continue;
+        seen.add(k);
+        inclusive.set(k, (inclusive.get(k) ?? 0) + dt);
+      }
+    });
+    console.error(`    task of ${(task.dur / 1000).toFixed(0)} ms, inclusive:`);
+    for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 40))
+      console.error(`      ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+  }
+}
+
+/** A CPU profile of the page while `body` runs: the functions with the most self time (BENCH_PROFILE=1). */
+async function profiled(page, label, body) {
+  if (!PROFILE) return body();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  const out = await body();
+  const { profile } = await cdp.send('Profiler.stop');
+  lastProfile = profile;
+  // Saved for Chromium's DevTools (Performance > Load profile) and for reading callers.
+  const file = join(tmpdir(), `codeagent-web-bench-${label.replace(/\W+/g, '-')}.cpuprofile`);
+  await writeFile(file, JSON.stringify(profile));
+  console.error(`  profile saved: ${file}`);
+  const self = new Map();
+  const dt = new Map();
+  profile.samples.forEach((id, i) => {
+    dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  for (const node of profile.nodes) {
+    const f = node.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (dt.get(node.id) ?? 0));
+  }
+  const top = [...self]
+    .filter(([k]) => !k.startsWith('(idle)') && !k.startsWith('(program)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12);
+  console.error(`  profile ${label}:`);
+  for (const [k, us] of top) console.error(`    ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+  await cdp.detach();
+  return out;
+}
+
+async function measure(id, query, trace) {
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('pageerror', e.message));
   page.on('console', (m) => m.type() === 'error' && console.error('console', m.text()));
-  await page.addInitScript(() => {
-    window.__tasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__tasks.push({ start: e.startTime, duration: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  });
   await page.goto(host.url);
-  await page.goto(`${host.origin}/s/${id}${query}`);
-  await page.waitForSelector('[data-testid="transcript"] [data-row="tool"]', { timeout: 120_000 });
-  const render = await page.evaluate(
-    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now())))),
-  );
-  const longest = (since) =>
-    page.evaluate(
-      (t) => Math.max(0, ...window.__tasks.filter((x) => x.start >= t).map((x) => x.duration)),
-      since,
+  await trace.start();
+  const render = await profiled(page, `${id} first render`, async () => {
+    await page.goto(`${host.origin}/s/${id}${query}`);
+    await page.waitForSelector('[data-testid="transcript"] [data-row="tool"]', { timeout: 120_000 });
+    return page.evaluate(
+      () =>
+        new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now())))),
     );
-  const renderTask = await longest(0);
+  });
+  // Let the first render settle (lazy highlighting, measuring rows) inside the traced window.
+  await page.waitForTimeout(500);
+  const renderTask = await trace.stop();
   const domRows = await page.locator('[data-row]').count();
   console.error(`  ${id}: rendered in ${render.toFixed(0)} ms, ${domRows} rows in the DOM`);
+  console.error(`    longest tasks: ${renderTask.top.join('; ')}`);
+  explain(renderTask);
   // Scroll from the bottom to the top, one screen a frame.
-  const scrollStart = await page.evaluate(() => performance.now());
-  const scroll = await page.evaluate(async () => {
-    const el = document.querySelector('[data-testid="transcript"]');
-    const t0 = performance.now();
-    let steps = 0;
-    while (el.scrollTop > 0 && steps < 2000) {
-      el.scrollTop = Math.max(0, el.scrollTop - el.clientHeight);
-      steps++;
-      await new Promise((r) => requestAnimationFrame(r));
-    }
-    return { ms: performance.now() - t0, steps };
-  });
-  const scrollTask = await longest(scrollStart);
-  console.error(`  ${id}: scrolled in ${scroll.ms.toFixed(0)} ms`);
+  await trace.start();
+  const scroll = await profiled(page, `${id} scroll`, () =>
+    page.evaluate(async () => {
+      const el = document.querySelector('[data-testid="transcript"]');
+      const t0 = performance.now();
+      let steps = 0;
+      let travelled = 0;
+      while (el.scrollTop > 0 && steps < 4000) {
+        const before = el.scrollTop;
+        el.scrollTop = Math.max(0, el.scrollTop - el.clientHeight);
+        travelled += before - el.scrollTop;
+        steps++;
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+      return { ms: performance.now() - t0, steps, travelled };
+    }),
+  );
+  const scrollTask = await trace.stop();
+  console.error(`  ${id}: scrolled ${scroll.steps} screens in ${scroll.ms.toFixed(0)} ms`);
+  console.error(`    longest tasks: ${scrollTask.top.join('; ')}`);
+  explain(scrollTask);
   // Stream 50,000 deltas into the same transcript (scrolled back to the bottom).
   await page.evaluate(() => {
     const el = document.querySelector('[data-testid="transcript"]');
@@ -218,40 +348,60 @@ async function measure(id, query) {
   });
   await page.waitForTimeout(300);
   const turnsBefore = Number(await page.getByTestId('transcript').getAttribute('data-turns-done'));
-  const streamStart = await page.evaluate(() => performance.now());
-  await page.getByLabel('Message').fill('stream');
+  await page.locator('textarea[aria-label="Message"]').fill('stream');
   await page.waitForFunction(() => !document.querySelector('button.send')?.hasAttribute('disabled'));
-  await page.getByRole('button', { name: 'Send' }).click();
-  // Cheap checks only (two attributes): reading the DOM's text while it streams would itself make long tasks.
-  await page.waitForFunction(
-    (before) =>
-      document.querySelector('[data-testid="status"]')?.getAttribute('data-status') === 'ready' &&
-      Number(document.querySelector('[data-testid="transcript"]')?.getAttribute('data-turns-done')) > before,
-    turnsBefore,
-    { timeout: 600_000, polling: 100 },
-  );
+  await trace.start();
+  const streamStart = await page.evaluate(() => performance.now());
+  await profiled(page, `${id} stream`, async () => {
+    // A plain DOM click: Playwright's role lookup walks the accessibility tree of the whole page, itself a long task.
+    await page.evaluate(() => document.querySelector('button.send').click());
+    // Cheap checks only (two attributes): reading the DOM's text while it streams would itself make long tasks.
+    await page.waitForFunction(
+      (before) =>
+        document.querySelector('[data-testid="status"]')?.getAttribute('data-status') === 'ready' &&
+        Number(document.querySelector('[data-testid="transcript"]')?.getAttribute('data-turns-done')) >
+          before,
+      turnsBefore,
+      { timeout: 600_000, polling: 100 },
+    );
+  });
   const streamMs = (await page.evaluate(() => performance.now())) - streamStart;
-  const streamTask = await longest(streamStart);
-  const shown = await page.evaluate(
-    () => document.querySelector('[data-testid="transcript"]').textContent.length,
-  );
+  const streamTask = await trace.stop();
+  console.error(`  ${id}: streamed in ${streamMs.toFixed(0)} ms`);
+  console.error(`    longest tasks: ${streamTask.top.join('; ')}`);
+  explain(streamTask);
+  // The end of the answer is on screen (a virtualised row renders its content right after it mounts).
+  const whole = await page
+    .waitForFunction(
+      () => document.querySelector('[data-testid="transcript"]')?.textContent?.includes('stream-finished'),
+      undefined,
+      { timeout: 5000, polling: 100 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+  if (!whole) console.error(`  ${id}: the end of the streamed text is not on screen`);
   await page.close();
   return {
     render,
-    renderTask,
+    renderTask: renderTask.longest,
+    renderCpu: renderTask.cpu,
     domRows,
     scroll: scroll.ms,
     scrollSteps: scroll.steps,
-    scrollTask,
+    scrollTask: scrollTask.longest,
+    scrollCpu: scrollTask.cpu,
     streamMs,
-    streamTask,
-    shown,
+    streamTask: streamTask.longest,
+    streamCpu: streamTask.cpu,
   };
 }
 
 try {
-  const ours = await measure('bench-virtual', '');
-  const base = await measure('bench-plain', '?virtual=0');
+  const trace = await tracer(context.browser());
+  const ours = await measure('bench-virtual', '', trace);
+  const base = await measure('bench-plain', '?virtual=0', trace);
   const row = (name, a, b, unit = 'ms') =>
     `| ${name} | ${a.toFixed(0)} ${unit} | ${b.toFixed(0)} ${unit} | ${(a / b).toFixed(2)} |`;
   console.log(
@@ -261,13 +411,22 @@ try {
   console.log('|---|---|---|---|');
   console.log(row('first render (navigation to painted)', ours.render, base.render));
   console.log(row('longest task during first render', ours.renderTask, base.renderTask));
+  console.log(row('  its CPU time (most CPU in one task)', ours.renderCpu, base.renderCpu));
   console.log(
     row(`scroll to top (${ours.scrollSteps} / ${base.scrollSteps} screens)`, ours.scroll, base.scroll),
   );
+  console.log(row('scroll time per screen', ours.scroll / ours.scrollSteps, base.scroll / base.scrollSteps));
   console.log(row('longest task while scrolling', ours.scrollTask, base.scrollTask));
+  console.log(row('  most CPU in one task while scrolling', ours.scrollCpu, base.scrollCpu));
   console.log(row(`${DELTAS.toLocaleString('en')} deltas: send to done`, ours.streamMs, base.streamMs));
   console.log(row('longest task while streaming', ours.streamTask, base.streamTask));
+  console.log(row('  most CPU in one task while streaming', ours.streamCpu, base.streamCpu));
   console.log(`DOM rows: ${ours.domRows} virtualised vs ${base.domRows}; goal: no task over 50 ms`);
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${cpus().length} cores`,
+  );
 } finally {
   await context.close();
   await host.close();

@@ -42,6 +42,18 @@ describe('the web host in Chromium on the demo model', () => {
   it('runs the demo session end to end, survives a reload, aborts, and keeps a second session', async () => {
     const page = await context.newPage();
     const seen = await watch(page, host.origin);
+    // Every tool the approval dock ever shows, however briefly (a mutation observer in the page).
+    await page.addInitScript(() => {
+      const docked: string[] = [];
+      (window as unknown as { __docked: string[] }).__docked = docked;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[data-testid="approval"] .ca-approval-tool')) {
+          const name = el.textContent ?? '';
+          if (docked.at(-1) !== name) docked.push(name);
+        }
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    const docked = () => page.evaluate(() => (window as unknown as { __docked: string[] }).__docked);
     await page.goto(host.url);
     // The token moved into the cookie: the address bar no longer shows it.
     expect(page.url()).toBe(`${host.origin}/`);
@@ -93,8 +105,17 @@ describe('the web host in Chromium on the demo model', () => {
     const kinds = await page
       .locator('.ca-result[data-kind]')
       .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-kind')))]);
-    for (const kind of ['text', 'image', 'code', 'diff', 'table', 'error'])
-      expect(kinds, kind).toContain(kind);
+    for (const kind of ['text', 'image', 'code', 'table', 'error']) expect(kinds, kind).toContain(kind);
+    // The Edit's diff artifact is drawn once, by its diff card (applied hunks with the file's real line numbers);
+    // a terminal card's code artifact would repeat its command and output, so it is not drawn again either.
+    const edit = page.locator('[data-row="tool"][data-tool="Edit"]');
+    expect(await edit.locator('.ca-diff').count()).toBe(1);
+    expect(await edit.locator('.ca-result[data-kind="diff"]').count()).toBe(0);
+    expect(await edit.locator('.ca-diff-hunk').first().textContent()).toMatch(/^@@ -1,4 \+1,4 @@$/);
+    expect(await page.locator('[data-row="tool"]:has(.ca-exit)').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-row="tool"]:has(.ca-exit) .ca-result[data-kind="code"]').count()).toBe(
+      0,
+    );
     expect(await page.locator('img.ca-image').count()).toBeGreaterThan(0);
     const state = (tool: string) =>
       page
@@ -116,22 +137,31 @@ describe('the web host in Chromium on the demo model', () => {
     await expect.poll(() => page.locator('[data-row]').count(), { timeout: 20_000 }).toBe(before);
     expect(await state('Write')).toEqual(['output-denied']);
     expect(await page.locator('.ca-result[data-kind="image"]').count()).toBeGreaterThan(0);
+    // Code is highlighted by the worker (the page itself never runs shiki).
+    await expect
+      .poll(() => page.locator('.ca-code[data-highlighted="true"]').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
 
     // A second session: it waits at the first approval; a reload still shows the waiting approval; Stop ends it.
     await page.getByRole('button', { name: 'New session' }).click();
     await expect.poll(() => page.url()).not.toBe(firstUrl);
     await page.getByLabel('Message').fill('Another tour');
+    const dockedBefore = (await docked()).length;
     await page.getByRole('button', { name: 'Send' }).click();
     await waitStatus(page, 'awaiting-approval');
+    // The first session already replaced greet()'s body, so this Edit cannot apply: its precheck fails it before
+    // anyone is asked (an error, not a denial), and it never shows in the dock, not even for a moment.
+    await expect.poll(() => state('Edit')).toEqual(['output-error']);
+    expect((await docked()).slice(dockedBefore)).toEqual(['Write']);
     await page.reload();
     await waitStatus(page, 'awaiting-approval');
     await expect
       .poll(() => page.getByTestId('approval').locator('.ca-approval-tool').textContent())
-      .toMatch(/^(Edit|Write)$/);
+      .toBe('Write');
+    expect(await docked()).toEqual(['Write']);
     await page.getByRole('button', { name: 'Stop' }).click();
     await waitStatus(page, 'ready');
-    // The first session already replaced greet()'s body, so this Edit cannot apply: its precheck fails it without
-    // asking (an error, not a denial); the Write still waiting is denied by the Stop.
+    // The Write still waiting is denied by the Stop.
     await expect.poll(() => state('Edit')).toEqual(['output-error']);
     await expect.poll(() => state('Write')).toEqual(['output-denied']);
     expect(await page.locator('[data-row="footer"]').last().textContent()).toContain('interrupted');

@@ -206,7 +206,8 @@ function copyMessages(messages: readonly unknown[]): AgentUIMessage[] {
 
 /**
  * Creates the server side of a `useChat` session for an agent-core client. A tool call the permission gate will
- * ask about gets its `tool-approval-request` as soon as it arrives; a response streams the turn until it ends or
+ * ask about gets its `tool-approval-request` as soon as it is through its precheck (`client.prechecked`), ahead of
+ * the gate's serial asks, so every call of a step is visible at once and a call known to fail is never asked; a response streams the turn until it ends or
  * until every running call waits for an answer, then finishes with those parts in `approval-requested` (metadata
  * `awaitingApproval: true`) while the turn stays parked on the gate's `ask`. The next request
  * (`addToolApprovalResponse` + `sendAutomaticallyWhen`) carries the answers, which resolve the asks, and its
@@ -413,7 +414,13 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
               const a = requestApproval(t, event.id, early.toolName, early.input);
               a.resolve = early.resolve;
             } else if (willAsk(event.name, event.arguments)) {
-              requestApproval(t, event.id, event.name, event.arguments);
+              // Requested ahead of the gate's serial asks, but only once the call is through its precheck: a call
+              // known to fail never reaches the user. Until then the call counts as moving (the turn cannot park).
+              const { id, name, arguments: args } = event;
+              void options.client.prechecked(id).then((ok) => {
+                if (ok && !t.done && t.outstanding.has(id) && !t.approvals.has(id))
+                  requestApproval(t, id, name, args);
+              });
             }
           }
         }

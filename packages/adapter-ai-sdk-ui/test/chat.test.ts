@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -114,6 +114,29 @@ describe('the demo tour through the UI message stream', () => {
     const server = chat.messages.at(-1) as UIMessage;
     expect(normalise(server)).toEqual(normalise(message));
     expect(chat.busy).toBe(false);
+  });
+
+  it('a call its precheck refuses is never asked: the Edit fails while the Write waits alone', async () => {
+    const { chat, cwd, stored } = await setup('default');
+    // The demo's Edit replaces text that is no longer in the file: its precheck refuses it.
+    await writeFile(join(cwd, 'src/greet.ts'), 'export const greet = (name: string) => name;\n');
+    const { message, chunks } = await readBack(chat.respond(userMessage('go')));
+    const edit = toolParts(message).find((p) => p.toolName === 'Edit');
+    expect(edit?.state).toBe('output-error');
+    expect(String(edit?.errorText)).toMatch(/old_string/);
+    expect(
+      toolParts(message)
+        .filter((p) => p.state === 'approval-requested')
+        .map((p) => p.toolName),
+    ).toEqual(['Write']);
+    // Not even for a moment: no approval request for the Edit went out or was stored.
+    const asked = chunks.filter((c) => c.type === 'tool-approval-request').map((c) => c.toolCallId);
+    expect(asked).toEqual([toolParts(message).find((p) => p.toolName === 'Write')?.toolCallId]);
+    for (const snapshot of stored)
+      for (const m of snapshot)
+        for (const p of m.parts)
+          if (p.type === 'dynamic-tool' && p.toolName === 'Edit') expect(p.state).not.toMatch(/^approval/);
+    expect(chat.pending.map((p) => p.toolName)).toEqual(['Write']);
   });
 
   it('denies an answer for an unknown approval id, and the tool never runs', async () => {

@@ -249,6 +249,17 @@ export class CodeagentClient implements PermissionGateTarget {
     return this.#tools.gate;
   }
 
+  /**
+   * Resolves when call `id` of the running turn is through its precheck (the tool's read-only check before the
+   * gate asks): `true` when it goes on to the permission gate, `false` when the precheck refused it (its result is
+   * the refusal) or the turn ended first. Prechecks start as soon as a call's `tool-request` is delivered, while the
+   * gate asks one call at a time; a host that shows approvals ahead of the gate's `ask` waits for this, so a call
+   * known to fail is never put to the user.
+   */
+  prechecked(id: string): Promise<boolean> {
+    return this.#tools.prechecked(id);
+  }
+
   /** The permission mode: the installed gate's, else the one the next default gate gets. */
   get permissionMode(): PermissionMode {
     return this.#tools.gate?.mode ?? this.#permissionMode;

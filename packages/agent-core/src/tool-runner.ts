@@ -155,6 +155,8 @@ export class ToolRunner {
   readonly #presenterIssues: PresenterIssue[] = [];
   #approvals: Promise<unknown> = Promise.resolve();
   #turn: Turn | null = null;
+  /** The precheck outcome of each call of the turn (created by whichever comes first: the call or a host asking). */
+  readonly #prechecks = new Map<string, { readonly done: Promise<boolean>; settle: (ok: boolean) => void }>();
 
   constructor(cwd: string, display: DisplayFunction | undefined) {
     this.#cwd = cwd;
@@ -222,6 +224,7 @@ export class ToolRunner {
 
   /** Starts serving the calls of `turn` (approvals start a new queue: never wait on an older turn's prompt). */
   begin(turn: Turn): void {
+    this.#settlePrechecks();
     this.#turn = turn;
     this.#approvals = Promise.resolve();
   }
@@ -229,6 +232,35 @@ export class ToolRunner {
   /** Stops serving calls. */
   end(): void {
     this.#turn = null;
+    this.#settlePrechecks();
+  }
+
+  /** Calls that never got through their precheck (the turn ended first) will not reach the gate. */
+  #settlePrechecks(): void {
+    for (const p of this.#prechecks.values()) p.settle(false);
+    this.#prechecks.clear();
+  }
+
+  #precheckOf(id: string): { readonly done: Promise<boolean>; settle: (ok: boolean) => void } {
+    let p = this.#prechecks.get(id);
+    if (!p) {
+      let settle: (ok: boolean) => void = () => undefined;
+      const done = new Promise<boolean>((resolve) => {
+        settle = resolve;
+      });
+      p = { done, settle };
+      this.#prechecks.set(id, p);
+    }
+    return p;
+  }
+
+  /**
+   * Resolves when call `id` of the running turn is through its precheck: `true` when it goes on to the gate,
+   * `false` when the precheck refused it or the turn ended first (no turn: `false` at once).
+   */
+  prechecked(id: string): Promise<boolean> {
+    if (!this.#turn) return Promise.resolve(false);
+    return this.#precheckOf(id).done;
   }
 
   /** Forgets every remembered call (a cleared or restored session presents from scratch). */
@@ -356,8 +388,19 @@ export class ToolRunner {
     await turn.requestDelivered(callId, signal);
     const { intent, args } = splitIntent(input);
     const gate = this.#gate;
-    // A call known to fail ends before anyone is asked to approve it. The precheck runs in the approval queue, so
-    // asks keep the order of the calls whatever each precheck costs.
+    if (gate) {
+      // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
+      if (!isShellGrammarLoaded()) {
+        await turn.race(
+          loadInstalledShellGrammar().catch(() => undefined),
+          signal,
+        );
+      }
+      syncMeta(gate, tool);
+    }
+    // A call known to fail ends before anyone is asked to approve it. Every call's precheck starts at once (a host
+    // showing approvals ahead of the serial asks waits for it), while its place in the approval queue is taken now,
+    // so asks keep the order of the calls whatever each precheck costs.
     let refused: ToolOutcome | undefined;
     const precheck = async (): Promise<void> => {
       if (!tool.precheck || !this.#wouldAsk(tool, args)) return;
@@ -375,24 +418,28 @@ export class ToolRunner {
       }
       if (answer !== undefined) refused = new ToolOutcome(normalizeToolOutput(answer), true);
     };
+    const prechecked = precheck();
+    const outcome = this.#precheckOf(callId);
+    prechecked.then(
+      () => outcome.settle(refused === undefined),
+      () => outcome.settle(false),
+    );
     if (gate) {
-      // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
-      if (!isShellGrammarLoaded()) {
-        await turn.race(
-          loadInstalledShellGrammar().catch(() => undefined),
-          signal,
-        );
-      }
-      syncMeta(gate, tool);
       const check = async () => {
-        await precheck();
+        try {
+          await prechecked;
+        } catch {
+          return null;
+        }
         return refused ? null : gate.check({ id: callId, name: tool.name, input: args, signal });
       };
       const run = this.#approvals.then(check, check);
       this.#approvals = run.catch(() => undefined);
+      // A refused call ends now, without waiting for the calls ahead of it in the queue.
+      await turn.race(prechecked, signal);
+      if (refused) return refused;
       const decision = await turn.race(run, signal);
       if (signal.aborted) throw abortError();
-      if (refused) return refused;
       if (!decision?.allowed) {
         return ToolOutcome.failure(
           permissionDeniedMessage(tool.name, decision?.reason ?? 'denied'),
@@ -400,7 +447,7 @@ export class ToolRunner {
         );
       }
     } else {
-      await precheck();
+      await turn.race(prechecked, signal);
       if (refused) return refused;
     }
     let output: unknown;

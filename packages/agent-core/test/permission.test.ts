@@ -323,6 +323,61 @@ describe('precheck', () => {
     expect(prechecked).toEqual([]);
   });
 
+  it('runs every precheck at once: a refused call ends while an earlier call waits for its answer', async () => {
+    const tool = defineTool({
+      name: 'edit_thing',
+      description: 'Edit',
+      inputSchema: z.object({ target: z.string() }),
+      capability: 'write',
+      precheck: ({ target }) => (target.startsWith('bad') ? `Error: ${target} is doomed` : undefined),
+      execute: ({ target }) => `changed ${target}`,
+    });
+    const model = scriptedModel([
+      [
+        call('c1', 'edit_thing', { target: 'good' }),
+        call('c2', 'edit_thing', { target: 'bad' }),
+        call('c3', 'edit_thing', { target: 'also good' }),
+        finish('tool-calls'),
+      ],
+      [...text(['ok']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [tool] });
+    const order: string[] = [];
+    let answer: (ok: boolean) => void = () => undefined;
+    const verdicts: Record<string, boolean> = {};
+    installPermissionGate(client, {
+      ask: (_name, input, id) => {
+        order.push(`ask ${id ?? ''} ${JSON.stringify(input)}`);
+        if (id !== 'c1') return true;
+        // While c1 waits: c2 already ended with its refusal, and the verdicts of all three are known.
+        return Promise.all(
+          ['c1', 'c2', 'c3'].map(async (c) => {
+            verdicts[c] = await client.prechecked(c);
+          }),
+        ).then(
+          () =>
+            new Promise<boolean>((resolve) => {
+              answer = resolve;
+              setTimeout(() => answer(true), 20);
+            }),
+        );
+      },
+    });
+    await stream(client, 'go', {
+      onToolResult: (e) => order.push(`result ${e.id} ${String(e.value)}`),
+    });
+    expect(verdicts).toEqual({ c1: true, c2: false, c3: true });
+    // The refusal is out before c1 is answered; c3 is asked after c1 (the asks keep the order of the calls).
+    expect(order.slice(0, 3)).toEqual([
+      'ask c1 {"target":"good"}',
+      'result c2 Error: bad is doomed',
+      'ask c3 {"target":"also good"}',
+    ]);
+    expect(order.slice(3).sort()).toEqual(['result c1 changed good', 'result c3 changed also good']);
+    // Outside a turn, and for a call the turn never saw, there is nothing to wait for.
+    expect(await client.prechecked('c1')).toBe(false);
+  });
+
   it('defineTool checks the type of precheck', async () => {
     expect(() =>
       defineTool({

@@ -176,13 +176,21 @@ function fileHunks(diffs: readonly FileDiff[], source: unknown): FileHunks[] {
   return out;
 }
 
+// Drawable hunks per diffs array and source (a transcript draws the same card each time its row mounts).
+const drawn = new WeakMap<readonly unknown[], { source: unknown; files: FileHunks[] }>();
+
 function Diffs({ diffs, source }: { diffs: unknown; source: unknown }): ReactNode {
   if (!Array.isArray(diffs)) return null;
-  const valid = diffs.filter(isFileDiff) as FileDiff[];
-  if (valid.length === 0) return null;
+  let files = drawn.get(diffs);
+  if (files === undefined || files.source !== source) {
+    const valid = diffs.filter(isFileDiff) as FileDiff[];
+    files = { source, files: valid.length === 0 ? [] : fileHunks(valid, source) };
+    drawn.set(diffs, files);
+  }
+  if (files.files.length === 0) return null;
   return (
     <div className="ca-card-diffs">
-      {fileHunks(valid, source).map((file, i) => (
+      {files.files.map((file, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: one path may have several hunks
         <DiffView key={i} path={file.path} hunks={file.hunks} isNew={file.isNew} />
       ))}

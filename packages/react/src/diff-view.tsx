@@ -113,12 +113,30 @@ function capped(hunks: readonly DiffHunk[]): { hunks: DiffHunk[]; hidden: number
   return { hunks: out, hidden };
 }
 
+/** The widest line number of each side (0 when that side shows none). */
+function widest(hunks: readonly DiffHunk[]): { old: number; new: number } {
+  let oldMax = 0;
+  let newMax = 0;
+  for (const hunk of hunks)
+    for (const line of hunk.lines) {
+      if (line.oldNo !== null && line.oldNo > oldMax) oldMax = line.oldNo;
+      if (line.newNo !== null && line.newNo > newMax) newMax = line.newNo;
+    }
+  return { old: oldMax, new: newMax };
+}
+
+/** A number column just wide enough for its largest number (empty when it has none). */
+const numberColumn = (max: number) => ({
+  width: max === 0 ? '6px' : `calc(${String(max).length}ch + 12px)`,
+});
+
 /** A line diff with real line numbers, in unified or split (side-by-side) layout. */
 export function DiffView({ path, hunks: allHunks, isNew, mode = 'unified' }: DiffViewProps): ReactNode {
   const [layout, setLayout] = useState<DiffMode>(mode);
   const id = useId();
   const { added, removed } = stats(allHunks);
   const { hunks, hidden } = capped(allHunks);
+  const numbers = widest(hunks);
   return (
     <div className="ca-diff" data-layout={layout}>
       <div className="ca-diff-header">
@@ -151,16 +169,16 @@ export function DiffView({ path, hunks: allHunks, isNew, mode = 'unified' }: Dif
         <table className="ca-diff-table" id={id}>
           {layout === 'unified' ? (
             <colgroup>
-              <col className="ca-diff-col-no" />
-              <col className="ca-diff-col-no" />
+              <col className="ca-diff-col-no" style={numberColumn(numbers.old)} />
+              <col className="ca-diff-col-no" style={numberColumn(numbers.new)} />
               <col className="ca-diff-col-mark" />
               <col />
             </colgroup>
           ) : (
             <colgroup>
-              <col className="ca-diff-col-no" />
+              <col className="ca-diff-col-no" style={numberColumn(numbers.old)} />
               <col />
-              <col className="ca-diff-col-no" />
+              <col className="ca-diff-col-no" style={numberColumn(numbers.new)} />
               <col />
             </colgroup>
           )}

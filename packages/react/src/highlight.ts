@@ -70,3 +70,32 @@ export async function highlight(code: string, lang: string): Promise<HighlightTo
     line.map((t) => ({ content: t.content, style: { ...(t.htmlStyle ?? {}) } })),
   );
 }
+
+/** What {@link serveHighlighter} listens on and answers through: a worker's global scope fits. */
+export interface HighlightPort {
+  /** Subscribes to requests. */
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  /** Sends an answer. */
+  postMessage(message: unknown): void;
+}
+
+/**
+ * Answers highlight requests from `workerHighlighter` (main thread) inside a worker:
+ * `serveHighlighter(self)` in a module worker that imports `@codeagent/react/highlight`. Tokenising then never
+ * blocks the page; a request for a language without a bundled grammar (or any failure) answers `null`.
+ */
+export function serveHighlighter(port: HighlightPort): void {
+  port.addEventListener('message', (event) => {
+    const data = event.data as { id?: unknown; code?: unknown; lang?: unknown } | null;
+    if (typeof data !== 'object' || data === null || typeof data.id !== 'number') return;
+    const { id, code, lang } = data;
+    if (typeof code !== 'string' || typeof lang !== 'string') {
+      port.postMessage({ id, lines: null });
+      return;
+    }
+    highlight(code, lang).then(
+      (lines) => port.postMessage({ id, lines }),
+      () => port.postMessage({ id, lines: null }),
+    );
+  });
+}

@@ -122,6 +122,44 @@ function safeUrl(url: string): string {
   return safeHref(url) ?? '';
 }
 
+/** Most source characters whose rendered elements are kept (least recently used dropped first). */
+const CACHE_CHARS = 2_000_000;
+const rendered = new Map<string, ReactNode>();
+let renderedChars = 0;
+
+/**
+ * The elements of one source, parsed once: a virtualised transcript mounts the same message again and again, and
+ * React elements are immutable, so the parse result is reused (the cache is bounded by the characters it holds).
+ */
+function markdownElements(source: string): ReactNode {
+  const hit = rendered.get(source);
+  if (hit !== undefined) {
+    rendered.delete(source);
+    rendered.set(source, hit);
+    return hit;
+  }
+  const node = isTooComplexForMarkdown(source) ? (
+    <pre className="ca-markdown-plain">{source}</pre>
+  ) : (
+    // react-markdown's `Markdown` is a pure function of its options (no hooks): its result can be kept.
+    ReactMarkdown({
+      children: source,
+      components,
+      urlTransform: safeUrl,
+      disallowedElements: DISALLOWED,
+      unwrapDisallowed: true,
+    })
+  );
+  rendered.set(source, node);
+  renderedChars += source.length;
+  for (const key of rendered.keys()) {
+    if (renderedChars <= CACHE_CHARS || rendered.size <= 1) break;
+    rendered.delete(key);
+    renderedChars -= key.length;
+  }
+  return node;
+}
+
 /**
  * Renders untrusted Markdown safely: raw HTML is shown as text, links keep only `http(s)`, `mailto` and
  * relative URLs (others become plain text), images never load (a placeholder with the alt text), and terminal
@@ -130,23 +168,9 @@ function safeUrl(url: string): string {
  */
 export function Markdown({ text, className }: MarkdownProps): ReactNode {
   const source = plainText(toText(text));
-  if (isTooComplexForMarkdown(source)) {
-    return (
-      <div className={className === undefined ? 'ca-markdown' : `ca-markdown ${className}`}>
-        <pre className="ca-markdown-plain">{source}</pre>
-      </div>
-    );
-  }
   return (
     <div className={className === undefined ? 'ca-markdown' : `ca-markdown ${className}`}>
-      <ReactMarkdown
-        components={components}
-        urlTransform={safeUrl}
-        disallowedElements={DISALLOWED}
-        unwrapDisallowed
-      >
-        {source}
-      </ReactMarkdown>
+      {markdownElements(source)}
     </div>
   );
 }

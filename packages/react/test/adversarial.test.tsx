@@ -7,7 +7,7 @@ import { ApprovalPrompt, Markdown, ToolCallCard, ToolResultView } from '../src/i
 
 const html = (node: React.ReactNode): string => renderToStaticMarkup(node);
 const ALLOWED_TAGS = new Set(
-  'a b blockquote br button code col colgroup del details div em figcaption figure h1 h2 h3 h4 h5 h6 header hr i img li ol p pre section span strong summary table tbody td th thead tr ul'.split(
+  'a b blockquote br button code col colgroup del details div em figcaption figure h1 h2 h3 h4 h5 h6 header hr i img li ol p path pre section span strong summary svg table tbody td th thead tr ul'.split(
     ' ',
   ),
 );
@@ -21,7 +21,10 @@ function escapedMarkup(out: string): string[] {
     if (!ALLOWED_TAGS.has(tag.toLowerCase())) problems.push(`<${tag}>`);
     for (const [, name = '', value = ''] of attrs.matchAll(ATTR)) {
       const n = name.toLowerCase();
-      if (n.startsWith('on') || n === 'style' || n === 'srcset' || n === 'formaction')
+      // The one style the kit writes: a diff's number column sized to its digits (a number, never a payload).
+      const numberColumn =
+        tag === 'col' && n === 'style' && /^width:(6px|calc\(\d{1,2}ch \+ 12px\))$/.test(value);
+      if (n.startsWith('on') || (n === 'style' && !numberColumn) || n === 'srcset' || n === 'formaction')
         problems.push(`${tag} ${n}`);
       if (n === 'href' && !/^(https?:|mailto:|[^:]*$)/i.test(value.replace(/&amp;/g, '&')))
         problems.push(`href ${value}`);

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import {
   ApprovalPrompt,
   createRendererRegistry,
+  DiffView,
   defaultRenderers,
+  diffHunks,
   Markdown,
   ToolCallCard,
   ToolResultView,
@@ -235,6 +237,49 @@ describe('ToolCallCard', () => {
     expect(out).toMatch(
       /<td class="ca-diff-no">10<\/td><td class="ca-diff-no"><\/td><td class="ca-diff-mark">-<\/td>/,
     );
+  });
+
+  it('sizes the number columns from the real largest line number; a new file leaves the old column empty', () => {
+    const content = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n');
+    const out = html(
+      <ToolCallCard
+        view={{
+          card: 'diff',
+          title: 'Write a.txt',
+          diffs: [{ path: 'a.txt', oldText: null, newText: content }],
+        }}
+        status="pending"
+      />,
+    );
+    expect(out).toContain('new file');
+    // Two digits on the new side; no number at all on the old side.
+    expect(out).toContain(
+      '<col class="ca-diff-col-no" style="width:6px"/><col class="ca-diff-col-no" style="width:calc(2ch + 12px)"/>',
+    );
+    expect(out).toMatch(
+      /<td class="ca-diff-no"><\/td><td class="ca-diff-no">12<\/td><td class="ca-diff-mark">\+<\/td>/,
+    );
+    expect(out).not.toMatch(
+      /<td class="ca-diff-no">\d+<\/td><td class="ca-diff-no">\d+<\/td><td class="ca-diff-mark">\+/,
+    );
+    // A change deep in a long file gets columns as wide as its numbers (five digits here).
+    const long = Array.from({ length: 12_000 }, (_, i) => `l${i + 1}`).join('\n');
+    const wide = html(
+      <DiffView hunks={diffHunks(long, long.replace('l11999', 'changed'), { context: 1 })} />,
+    );
+    expect(wide.match(/style="width:calc\(5ch \+ 12px\)"/g)).toHaveLength(2);
+  });
+
+  it('draws every kind icon as inline SVG, never a text glyph a font may lack', () => {
+    for (const kind of ['read', 'edit', 'delete', 'move', 'search', 'execute', 'fetch', 'other'] as const) {
+      const out = html(<ToolCallCard view={{ card: 'generic', title: 't', kind }} status="done" />);
+      const icon =
+        /<span class="ca-kind-icon" role="img" aria-label="([a-z]+)" data-kind="[a-z]+">(.*?)<\/span>/.exec(
+          out,
+        );
+      expect(icon?.[1]).toBe(kind);
+      expect(icon?.[2]).toMatch(/^<svg [^>]*aria-hidden="true"[^>]*>(<path d="[^"]+"><\/path>)+<\/svg>$/);
+    }
   });
 
   it('draws a console-fenced generic result as terminal output, also with a longer fence', () => {

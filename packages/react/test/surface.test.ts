@@ -26,7 +26,9 @@ it('pins the public export names', () => {
       'isTooComplexForMarkdown',
       'parseSgr',
       'safeHref',
+      'setHighlighter',
       'useRendererRegistry',
+      'workerHighlighter',
     ].sort(),
   );
   expect(Object.keys(api.defaultRenderers)).toEqual(['text', 'table', 'image', 'code', 'diff', 'error']);

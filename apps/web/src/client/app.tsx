@@ -1,6 +1,8 @@
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from 'react';
 import { api, type HostInfo, type SessionDetail, type SessionSummary } from './api.ts';
-import { ChatView } from './chat.tsx';
+import { loadChatView } from './chat-loader.ts';
+
+const ChatView = lazy(loadChatView);
 
 type Theme = 'light' | 'dark';
 
@@ -174,12 +176,14 @@ export function App(): ReactNode {
         ) : detail === null || detail.id !== current ? (
           <div className="empty">Loading…</div>
         ) : (
-          <ChatView
-            key={detail.id}
-            session={detail}
-            modes={info?.modes ?? ['default']}
-            onActivity={() => void refreshList()}
-          />
+          <Suspense fallback={<div className="empty">Loading…</div>}>
+            <ChatView
+              key={detail.id}
+              session={detail}
+              modes={info?.modes ?? ['default']}
+              onActivity={() => void refreshList()}
+            />
+          </Suspense>
         )}
       </main>
     </div>

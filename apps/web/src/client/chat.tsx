@@ -1,11 +1,19 @@
-import { useChat } from '@ai-sdk/react';
 import type { AgentUIMessage } from '@codeagent/adapter-ai-sdk-ui';
 import { ALLOW_ALWAYS_REASON, readMessageMetadata, readToolPart } from '@codeagent/adapter-ai-sdk-ui/client';
-import { ApprovalPrompt } from '@codeagent/react';
-import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { type ReactNode, useMemo, useState } from 'react';
 import { api, type SessionDetail } from './api.ts';
 import { flattenRows, Transcript } from './transcript.tsx';
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  useChat,
+} from './vendor-ai.ts';
+import { ApprovalPrompt, setHighlighter, workerHighlighter } from './vendor-kit.ts';
+
+// Code blocks are tokenised in a worker (a module worker from this origin, which the CSP allows).
+setHighlighter(
+  workerHighlighter(new Worker(new URL('./highlight.worker.ts', import.meta.url), { type: 'module' })),
+);
 
 /** Props of {@link ChatView}. */
 export interface ChatViewProps {
@@ -26,6 +34,11 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
     () =>
       new DefaultChatTransport<AgentUIMessage>({
         api: `/api/sessions/${encodeURIComponent(session.id)}/chat`,
+        // The server keeps the history and reads only the last message (a new user message, or the assistant
+        // message carrying approval answers): sending the whole history would serialise it on every request.
+        prepareSendMessagesRequest: ({ id, messages, body, trigger, messageId }) => ({
+          body: { ...body, id, messages: messages.slice(-1), trigger, messageId },
+        }),
         prepareReconnectToStreamRequest: () => ({
           api: `/api/sessions/${encodeURIComponent(session.id)}/stream`,
         }),
@@ -58,7 +71,9 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
   const running = status === 'submitted' || status === 'streaming';
   const waitingApprovals = useMemo(() => {
     if (last?.role !== 'assistant') return [];
+    // Only parts that wait are read (validated): a long turn has thousands of finished ones.
     return last.parts
+      .filter((part) => (part as { state?: unknown }).state === 'approval-requested')
       .map((part) => readToolPart(part))
       .filter((info) => info?.state === 'approval-requested' && info.approvalId !== null);
   }, [last]);

@@ -1,4 +1,3 @@
-import './jitless.ts';
 import '@codeagent/react/styles.css';
 import './app.css';
 import { createRoot } from 'react-dom/client';

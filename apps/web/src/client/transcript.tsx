@@ -1,8 +1,14 @@
 import type { AgentUIMessage } from '@codeagent/adapter-ai-sdk-ui';
 import { readMessageMetadata, readToolPart, type ToolPartInfo } from '@codeagent/adapter-ai-sdk-ui/client';
-import { Markdown, ToolCallCard, ToolResultView } from '@codeagent/react';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, type ReactNode, useEffect, useLayoutEffect, useRef } from 'react';
+import { memo, type ReactNode, useDeferredValue, useEffect, useLayoutEffect, useRef } from 'react';
+import {
+  Markdown,
+  measureElement,
+  ToolCallCard,
+  ToolResultView,
+  useVirtualizer,
+  type Virtualizer,
+} from './vendor-kit.ts';
 
 /** Transcripts longer than this many rows are virtualised (only what is on screen is in the DOM). */
 export const VIRTUALIZE_AT = 200;
@@ -12,7 +18,7 @@ export type Row =
   | { readonly key: string; readonly type: 'user'; readonly text: string }
   | { readonly key: string; readonly type: 'text'; readonly text: string }
   | { readonly key: string; readonly type: 'reasoning'; readonly text: string }
-  | { readonly key: string; readonly type: 'tool'; readonly part: object }
+  | { readonly key: string; readonly type: 'tool'; readonly part: object; readonly size: string }
   | { readonly key: string; readonly type: 'footer'; readonly text: string };
 
 /**
@@ -74,6 +80,14 @@ export function flattenRows(messages: readonly AgentUIMessage[]): Row[] {
   return rows;
 }
 
+/** The artifact kind a tool part carries, read without validating it (only for height estimates). */
+function artifactKindOf(part: object): string {
+  const meta = (part as { toolMetadata?: { codeagent?: { artifact?: { kind?: unknown } | null } } })
+    .toolMetadata;
+  const kind = typeof meta === 'object' && meta !== null ? meta.codeagent?.artifact?.kind : undefined;
+  return typeof kind === 'string' ? kind.slice(0, 40) : '';
+}
+
 function messageRows(message: AgentUIMessage): Row[] {
   const rows: Row[] = [];
   if (message.role === 'user') {
@@ -92,7 +106,12 @@ function messageRows(message: AgentUIMessage): Row[] {
     } else if (part.type === 'dynamic-tool' || part.type.startsWith('tool-')) {
       // Read (validated) only when the row is rendered: a virtualised transcript never reads off-screen parts.
       const id = (part as { toolCallId?: unknown }).toolCallId;
-      rows.push({ key: `${message.id}-${typeof id === 'string' ? id : i}`, type: 'tool', part });
+      rows.push({
+        key: `${message.id}-${typeof id === 'string' ? id : i}`,
+        type: 'tool',
+        part,
+        size: `tool:${artifactKindOf(part)}`,
+      });
     }
   });
   const meta = readMessageMetadata(message);
@@ -111,6 +130,19 @@ function sameRow(a: Row, b: Row): boolean {
   if (a.type !== b.type || a.key !== b.key) return false;
   if (a.type === 'tool' && b.type === 'tool') return a.part === b.part;
   return (a as { text: string }).text === (b as { text: string }).text;
+}
+
+/**
+ * Whether the card already draws everything the artifact would: a terminal card shows the command and its output
+ * (a `code` or `text` artifact of the same run would repeat both), and a diff card with applied hunks shows the
+ * change (a `diff` artifact would draw it a second time).
+ */
+function drawnByCard(info: ToolPartInfo): boolean {
+  const kind = info.artifact?.kind;
+  if (info.result?.card === 'terminal') return kind === 'code' || kind === 'text';
+  if (info.result?.card === 'diff')
+    return kind === 'diff' && Array.isArray(info.result.diffs) && info.result.diffs.length > 0;
+  return false;
 }
 
 const RowView = memo(
@@ -140,7 +172,8 @@ const RowView = memo(
       case 'tool': {
         const info = toolInfo(row.part);
         if (!info) return null;
-        const hasResult = info.state === 'output-available' || info.state === 'output-error';
+        const hasResult =
+          (info.state === 'output-available' || info.state === 'output-error') && !drawnByCard(info);
         return (
           <div
             className="row tool"
@@ -187,6 +220,52 @@ const RowView = memo(
   (a, b) => sameRow(a.row, b.row),
 );
 
+/**
+ * A virtualised row mounts as a placeholder of its known (measured or estimated) height and renders its content
+ * in a deferred, interruptible render: scrolling a screen a frame never parses markdown or draws cards inside the
+ * scroll's task, and a long first render is sliced into short tasks.
+ */
+function DeferredRow({ row, height }: { row: Row; height: number }): ReactNode {
+  const ready = useDeferredValue(true, false);
+  if (!ready) return <div className="row-placeholder" style={{ height }} aria-hidden="true" />;
+  return <RowView row={row} />;
+}
+
+/** What kind of row this is, for height estimates: the type, and for tools the artifact kind. */
+const sizeClass = (row: Row): string => (row.type === 'tool' ? row.size : row.type);
+
+/** First guesses before anything of a class was measured (px). */
+const GUESS: Readonly<Record<string, number>> = { user: 56, text: 48, reasoning: 44, footer: 30 };
+
+/**
+ * Row heights: the virtualiser keeps each measured row's height (by key); for rows not measured yet this keeps the
+ * running mean of the measured rows of the same class, so the estimated total stays close to the real one.
+ */
+function createSizeModel() {
+  const sums = new Map<string, { total: number; n: number }>();
+  const seen = new Map<string, number>();
+  return {
+    estimate(row: Row | undefined): number {
+      if (!row) return 120;
+      const c = sizeClass(row);
+      const s = sums.get(c);
+      if (s) return s.total / s.n;
+      if (row.type === 'text') return Math.max(GUESS.text ?? 48, Math.ceil(row.text.length / 110) * 22 + 16);
+      return GUESS[c] ?? 200;
+    },
+    record(row: Row | undefined, size: number): void {
+      if (!row || size <= 0) return;
+      const c = sizeClass(row);
+      const s = sums.get(c) ?? { total: 0, n: 0 };
+      const before = seen.get(row.key);
+      s.total += size - (before ?? 0);
+      if (before === undefined) s.n += 1;
+      seen.set(row.key, size);
+      sums.set(c, s);
+    },
+  };
+}
+
 /** Props of {@link Transcript}. */
 export interface TranscriptProps {
   readonly rows: readonly Row[];
@@ -201,12 +280,33 @@ export function Transcript({ rows, mode, streaming }: TranscriptProps): ReactNod
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const virtual = mode === 'auto' && rows.length > VIRTUALIZE_AT;
+  const sizes = useRef<ReturnType<typeof createSizeModel> | null>(null);
+  sizes.current ??= createSizeModel();
+  const model = sizes.current;
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
   const virtualizer = useVirtualizer({
     count: virtual ? rows.length : 0,
+    enabled: virtual,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 240,
-    overscan: 6,
+    estimateSize: (i) => model.estimate(rowsRef.current[i]),
+    measureElement: (
+      el: Element,
+      entry: ResizeObserverEntry | undefined,
+      v: Virtualizer<HTMLDivElement, Element>,
+    ) => {
+      const size = measureElement(el, entry, v);
+      // Placeholders have the height they were given: only real content teaches the estimates.
+      if (el.firstElementChild?.classList.contains('row-placeholder') !== true) {
+        const index = Number((el as HTMLElement).dataset.index);
+        model.record(rowsRef.current[index], size);
+      }
+      return size;
+    },
+    overscan: 4,
     getItemKey: (i) => rows[i]?.key ?? i,
+    // Rows render in React's own time (deferred), never synchronously inside a scroll event.
+    useFlushSync: false,
   });
 
   useEffect(() => {
@@ -248,7 +348,7 @@ export function Transcript({ rows, mode, streaming }: TranscriptProps): ReactNod
                 className="virtual-row"
                 style={{ transform: `translateY(${item.start}px)` }}
               >
-                <RowView row={row} />
+                <DeferredRow row={row} height={item.size} />
               </div>
             );
           })}

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import type { HighlightToken } from '../highlight.js';
+import { highlightCode } from '../highlighter.js';
 import type { ArtifactRendererProps } from '../registry.js';
 import { inlineText, plainText, readString } from '../text.js';
 import { v1Payload } from './payload.js';
@@ -61,10 +62,9 @@ export function CodeBlock({ code, lang, filename }: CodeBlockProps): ReactNode {
   useEffect(() => {
     if (grammar === undefined || text.length > MAX_HIGHLIGHT_CHARS) return;
     let live = true;
-    import('../highlight.js')
-      .then((m) => m.highlight(text, grammar))
+    highlightCode(text, grammar, () => live)
       .then((lines) => {
-        if (live) setTokens({ text, lines });
+        if (live && lines !== null) setTokens({ text, lines });
       })
       .catch(() => {
         // Highlighting is an enhancement: on any failure the plain text stays.

@@ -1,9 +1,20 @@
 import type { ReactNode } from 'react';
-import { diffHunks } from '../diff-model.js';
+import { type DiffHunk, diffHunks } from '../diff-model.js';
 import { DiffView } from '../diff-view.js';
 import type { ArtifactRendererProps } from '../registry.js';
 import { readString } from '../text.js';
 import { v1Payload } from './payload.js';
+
+// Hunks per artifact object (a transcript renders the same artifact each time its row mounts).
+const hunksOf = new WeakMap<object, { old: string; new: string; hunks: DiffHunk[] }>();
+
+function cachedHunks(artifact: object, oldText: string, newText: string): DiffHunk[] {
+  const hit = hunksOf.get(artifact);
+  if (hit !== undefined && hit.old === oldText && hit.new === newText) return hit.hunks;
+  const hunks = diffHunks(oldText, newText);
+  hunksOf.set(artifact, { old: oldText, new: newText, hunks });
+  return hunks;
+}
 
 /** `diff` artifacts: the whole change between `old` and `new`, with real line numbers, unified or split. */
 export function DiffRenderer({ artifact, fallback }: ArtifactRendererProps): ReactNode {
@@ -14,7 +25,7 @@ export function DiffRenderer({ artifact, fallback }: ArtifactRendererProps): Rea
   return (
     <DiffView
       path={readString(payload, 'path')}
-      hunks={diffHunks(oldText, newText)}
+      hunks={cachedHunks(artifact, oldText, newText)}
       isNew={oldText === '' && newText !== ''}
     />
   );

@@ -96,6 +96,8 @@ export function DataTable({ rows, columns }: DataTableProps): ReactNode {
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const virtualizer = useVirtualizer({
     count: virtual ? order.length : 0,
+    // A small table never observes its scroller (no forced layout each time a card with a table mounts).
+    enabled: virtual,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
