@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# The session-store and web host tests start a throwaway PostgreSQL server (initdb in a temporary folder).
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || [ -n "${CODEAGENT_PG_BIN:-}" ] || need_apt+=(postgresql)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "test-all: installing ${need_apt[*]} from Debian"

@@ -37,6 +37,7 @@ import { formatElapsed, Spinner } from './spinner.js';
 import { LiveOutput } from './live-output.js';
 import { MarkdownStream } from './markdown.js';
 import { TurnJournal } from './journal.js';
+import type { TurnSink } from './sessions.js';
 import { Checkpoints } from './undo.js';
 import { StreamSanitizer } from './text-stream.js';
 import { wrapParts } from './wrap.js';
@@ -65,8 +66,8 @@ export interface HostOptions {
   resume?: unknown;
   /** The system prompt (from `@codeagent/system-prompt`); agent-core appends the skills hint. */
   system?: string | undefined;
-  /** Where the journal of the turn in flight goes (`<data-dir>/sessions/<id>.turn-journal`), or none. */
-  journalFile?: (() => string) | undefined;
+  /** Where the completed steps of the turn in flight are saved (the session store's sink), or none. */
+  journal?: (() => TurnSink) | undefined;
   /** `io.stdout` is not shown to anyone (`-p` without `--verbose`): error lines go to `io.stderr` instead. */
   quiet?: boolean;
 }
@@ -361,7 +362,7 @@ export class CliHost {
     const note = this.checkpoints.takeNote();
     const prompt = note === null ? input : `${note}\n\n${input}`;
     this.checkpoints.begin(input);
-    this.journal.begin(this.options.journalFile?.() ?? null, prompt);
+    this.journal.begin(this.options.journal?.() ?? null, prompt);
     this.spinner.start();
     const endThinking = () => {
       if (thinking) {

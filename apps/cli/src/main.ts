@@ -111,14 +111,19 @@ export async function runCli(proc: CliProcess): Promise<number> {
     });
     if (found === 'cancelled') return EXIT.completed;
     let recovered = 0;
+    let interrupted = false;
     if (found !== null) {
       sessionId = found.id;
       resume = found.session;
-      // A turn killed mid-way left its completed steps in a journal: they rejoin the conversation.
-      const journal = await recoverTurn(store.journalPath(found.id), found.session);
+      // A turn killed mid-way left its completed steps in the store (or, from an earlier CLI, in a journal file):
+      // they rejoin the conversation.
+      interrupted = found.interrupted !== null;
+      recovered = found.interrupted?.steps ?? 0;
+      const journal = interrupted ? null : await recoverTurn(store.journalPath(found.id), found.session);
       if (journal !== null) {
         resume = journal.session;
         recovered = journal.steps;
+        interrupted = true;
       }
       if (found.meta.provider !== undefined && found.meta.model !== undefined) {
         remembered = {
@@ -189,7 +194,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
       chosen,
       resume,
       quiet: !showProgress,
-      journalFile: () => store.journalPath(sessionId),
+      journal: () => store.turnSink(sessionId),
     });
     for (const warning of host.ruleWarnings(view.sources))
       proc.stderr.write(`codeagent: warning: ${clean(warning)}\n`);
@@ -233,6 +238,8 @@ export async function runCli(proc: CliProcess): Promise<number> {
       info(`resumed session ${sessionId} (${host.client.messages.length} messages)`);
       if (recovered > 0) {
         info(`recovered ${recovered} completed step(s) of a turn that was interrupted before it was saved`);
+      } else if (interrupted) {
+        info('the last turn was interrupted before any step completed');
       }
       if (!options.json)
         for (const line of renderHistory(

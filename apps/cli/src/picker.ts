@@ -11,7 +11,8 @@ export function describeSession(s: SessionEntry, now: Date = new Date()): string
   if (s.damaged !== null) return `${s.id}  ${when}  DAMAGED: ${clean(s.damaged)}`;
   const folder = s.cwd ? clean(s.cwd) : '(folder unknown)';
   const model = s.model ? ` · ${clean(s.model)}` : '';
-  return `${s.id}  ${when}  ${folder}${model}  ${clean(s.title).slice(0, 60)}`;
+  const cut = s.interrupted ? '  (last turn interrupted)' : '';
+  return `${s.id}  ${when}  ${folder}${model}  ${clean(s.title).slice(0, 60)}${cut}`;
 }
 
 function relativeTime(ms: number): string {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, schemaFailures, updatesOf } from './acp-harness.js';
 import { type LoopbackModel, lastMessageText, startLoopbackModel } from './openai-server.js';
+import { sessionFiles } from './run.js';
 
 const run = promisify(execFile);
 /**
@@ -168,7 +169,7 @@ describe('acpx (a headless ACP client nobody here wrote) drives codeagent acp', 
     expect(prompted.stdout).toContain('Tool said: Created hello.txt');
     expect(await readFile(join(work, 'hello.txt'), 'utf8')).toBe('hello from acpx\n');
     // The turn landed in the session acpx created (saved at session/new, loaded by the later process).
-    expect(await readdir(join(data, 'sessions'))).toEqual([`${sessionId}.json`]);
+    expect(await sessionFiles(data)).toEqual([`${sessionId}.json`]);
     const saved = await readFile(join(data, 'sessions', `${sessionId}.json`), 'utf8');
     expect(saved).toContain('Write hello.txt please');
     // acpx's queue owner lets the agent go once idle: no codeagent process is left behind.

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { sessionFiles } from './run.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -30,6 +31,6 @@ it('/compact <instructions> compacts with the instructions and says so', async (
   });
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/compaction: (full-)?summary \(manual compaction: keep the failing test names\)/);
-  const [file] = await readdir(join(root, 'data', 'sessions'));
+  const [file] = await sessionFiles(join(root, 'data'));
   expect(await readFile(join(root, 'data', 'sessions', String(file)), 'utf8')).toContain('the summary');
 }, 60_000);

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type OpenAIServer, serverEnv, startOpenAIServer } from './chat-server.js';
+import { describeSession } from '../src/picker.js';
+import { type SessionEntry, SessionStore } from '../src/sessions.js';
 import { BIN, runBin, tempRoot } from './run.js';
 
 const servers: OpenAIServer[] = [];
@@ -38,12 +39,24 @@ describe('a turn killed mid-way', () => {
       stdio: 'ignore',
     });
     const sessions = join(dirs.data, 'sessions');
-    await until(async () =>
-      (await readdir(sessions).catch(() => [])).some((f) => f.endsWith('.turn-journal')),
-    );
+    // The completed step is in the session file (the store saves each step as it completes).
+    const savedSteps = async () => {
+      for (const f of await readdir(sessions).catch(() => [] as string[])) {
+        if (!f.endsWith('.json') || f.startsWith('.')) continue;
+        const data = JSON.parse(await readFile(join(sessions, f), 'utf8').catch(() => '{}'));
+        if (data.turn?.state === 'running' && data.turn.steps.length >= 1) return true;
+      }
+      return false;
+    };
+    await until(savedSteps);
     await until(async () => server.requests.length >= 2);
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
+    // Between the kill and the resume, the listing shows the turn as interrupted.
+    const listed = await new SessionStore(dirs.data).list();
+    expect(listed).toHaveLength(1);
+    expect(listed[0]?.interrupted).toBe(true);
+    expect(describeSession(listed[0] as SessionEntry)).toContain('(last turn interrupted)');
 
     const r = await runBin(
       [
@@ -63,12 +76,16 @@ describe('a turn killed mid-way', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('recovered 1 completed step(s) of a turn that was interrupted');
+
     const sent = JSON.stringify(server.requests.at(-1)?.body.messages);
     expect(sent).toContain('read facts.txt');
     expect(sent).toContain('the sky is green here');
     expect(sent).toContain('what did the file say?');
-    // The recovered turn is now part of the saved session; the journal is gone.
-    expect((await readdir(sessions)).filter((f) => f.endsWith('.turn-journal'))).toEqual([]);
-    expect(existsSync(sessions)).toBe(true);
+    // The recovered turn is now part of the saved session: the next resume recovers nothing again.
+    const files = (await readdir(sessions)).filter((f) => f.endsWith('.json') && !f.startsWith('.'));
+    expect(files).toHaveLength(1);
+    const saved = JSON.parse(await readFile(join(sessions, files[0] as string), 'utf8'));
+    expect(saved).toMatchObject({ codeagentCliSession: 2, turn: { state: 'done', steps: [] } });
+    expect(JSON.stringify(saved.session.messages)).toContain('the sky is green here');
   }, 60_000);
 });

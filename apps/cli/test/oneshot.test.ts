@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { sessionFiles } from './run.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const run = promisify(execFile);
@@ -70,7 +71,7 @@ describe('codeagent -p and --json', () => {
     ]);
     expect(result.value).toContain('hi');
     expect(events.at(-1).result).toMatchObject({ text: 'done', stopReason: 'completed' });
-    expect(await readdir(join(root, 'data', 'sessions'))).toHaveLength(1);
+    expect(await sessionFiles(join(root, 'data'))).toHaveLength(1);
   });
 
   it('denies an approval it cannot ask for (no terminal) and exits by stop reason', async () => {

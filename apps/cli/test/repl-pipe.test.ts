@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sessionFiles } from './run.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -60,7 +61,7 @@ describe('the REPL with piped input', () => {
     expect(r.stdout).toContain('unknown mode "yolo"');
     expect(r.stdout).toMatch(/nope-not-a-skill.*available.*say-hello/is);
     expect(r.stdout).toContain('Hello, Ada!');
-    const [file] = await readdir(join(root, 'data', 'sessions'));
+    const [file] = await sessionFiles(join(root, 'data'));
     const saved = await readFile(join(root, 'data', 'sessions', String(file)), 'utf8');
     expect(saved).toContain('Say hello to Ada from Paris, all args: Ada Paris');
     // The model input is the client's one expansion (the same text `-p '/say-hello Ada Paris'` sends).

@@ -39,3 +39,12 @@ export async function tempRoot(
   await Promise.all([mkdir(dirs.home), mkdir(dirs.work), mkdir(dirs.data)]);
   return dirs;
 }
+
+/** The session files in `<dataDir>/sessions` (not the store's own `.codeagent-store.json` or lock files). */
+export async function sessionFiles(dataDir: string): Promise<string[]> {
+  const { readdir } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  return (await readdir(join(dataDir, 'sessions')))
+    .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
+    .sort();
+}

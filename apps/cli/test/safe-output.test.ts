@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type OpenAIServer, serverEnv, startOpenAIServer } from './chat-server.js';
-import { runBin, tempRoot } from './run.js';
+import { sessionFiles, runBin, tempRoot } from './run.js';
 
 const servers: OpenAIServer[] = [];
 afterEach(async () => {
@@ -109,7 +109,7 @@ describe('-p output discipline against a loopback OpenAI-compatible server', () 
     const events = lines.map((line) => JSON.parse(line));
     expect(events[0]).toMatchObject({ type: 'session', provider: 'openai-compatible', model: 'test-model' });
     expect(events.at(-1)).toMatchObject({ type: 'end', result: { text: 'hello', stopReason: 'completed' } });
-    const files = await readdir(join(data, 'sessions'));
+    const files = await sessionFiles(data);
     expect(files).toEqual([`${events[0].sessionId}.json`]);
   });
 

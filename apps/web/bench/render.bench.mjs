@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { scriptedModel } from '@codeagent/providers';
 import { chromium } from 'playwright-core';
 import { startWebHost } from '../dist/server/server.js';
-import { SessionStore } from '../dist/server/store.js';
+import { openSessionStore } from '../dist/server/store.js';
 
 const CARDS = Number(process.env.BENCH_CARDS ?? 2000);
 const DELTAS = Number(process.env.BENCH_DELTAS ?? 50_000);
@@ -137,13 +137,12 @@ const streamed = `${words.join('')}\n\nstream-finished`;
 
 const dir = await mkdtemp(join(tmpdir(), 'codeagent-web-bench-'));
 const database = join(dir, 'sessions.db');
-const store = new SessionStore(database);
-const ui = JSON.stringify(transcript());
+const opened = await openSessionStore({ database });
+const ui = transcript();
 for (const id of ['bench-virtual', 'bench-plain']) {
-  store.create(id, id, 'bypass');
-  store.saveMessages(id, ui);
+  await opened.store.create({ id, title: id, meta: { mode: 'bypass' }, ui });
 }
-store.close();
+await opened.close();
 
 const host = await startWebHost({
   config: {

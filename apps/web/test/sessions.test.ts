@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseWebArgs, resolveHostConfig } from '../src/server/config.ts';
-import { SessionStore } from '../src/server/store.ts';
+import { openSessionStore } from '../src/server/store.ts';
 import { startTestHost } from './helpers.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -154,12 +154,21 @@ describe('configuration', () => {
     await rm(demo.cwd, { recursive: true, force: true });
   });
 
-  it('stores sessions in SQLite', () => {
-    const store = new SessionStore(':memory:');
-    store.create('a', 't', 'default');
-    store.saveMessages('a', '[1]', '{"agent":1}');
-    expect(store.get('a')).toMatchObject({ ui: '[1]', agent: '{"agent":1}' });
-    expect(store.get("a' OR 1=1 --")).toBeUndefined();
-    store.close();
+  it('stores sessions in SQLite by default, through the session store', async () => {
+    const opened = await openSessionStore({ database: ':memory:' });
+    expect(opened.label).toBe('sqlite');
+    await opened.store.create({
+      id: 'a',
+      title: 't',
+      meta: { mode: 'default' },
+      ui: [1],
+      agent: { agent: 1 },
+    });
+    expect(await opened.store.get('a')).toMatchObject({ ui: [1], agent: { agent: 1 } });
+    await expect(opened.store.get("a' OR 1=1 --")).rejects.toThrow(/invalid session id/);
+    expect(await opened.ownerAlive(opened.instance)).toBe(true);
+    await opened.close();
+    // A closed instance of this process no longer runs its turns.
+    expect(await (await openSessionStore({ database: ':memory:' })).ownerAlive(opened.instance)).toBe(false);
   });
 });

@@ -37,7 +37,7 @@ function codeUnions(): Map<string, string[]> {
 
 /** The error classes whose first constructor argument is their code. */
 const CODED =
-  'AgentCoreError|ArtifactSchemaError|PermissionGateError|SkillError|ToolError|ProvidersError|RenderIntentError|McpAdapterError';
+  'AgentCoreError|ArtifactSchemaError|PermissionGateError|SkillError|ToolError|ProvidersError|RenderIntentError|McpAdapterError|SessionStoreError';
 
 /** The literal code of every `new <Package>Error('…'` in the sources. */
 function constructedCodes(): { at: string; code: string }[] {
@@ -66,6 +66,7 @@ describe('stable codes are kebab-case in every package (ADR 0200)', () => {
       'RenderIntentErrorCode',
       'PresenterIssueCode',
       'McpAdapterErrorCode',
+      'SessionStoreErrorCode',
     ]) {
       const hit = [...unions.entries()].find(([key]) => key.endsWith(`: ${name}`));
       expect(hit, name).toBeDefined();

@@ -5,8 +5,9 @@ import { createUIMessageStreamResponse } from 'ai';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { HostConfig } from './config.js';
+import { approvalAnswers } from './remote.js';
 import { localSecurity } from './security.js';
-import { isPermissionMode, type SessionManager } from './sessions.js';
+import { isPermissionMode, SessionBusyError, type SessionManager } from './sessions.js';
 import { isSessionId } from './store.js';
 import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 
@@ -33,6 +34,10 @@ const TYPES: Record<string, string> = {
 };
 
 type Json = Record<string, unknown>;
+
+/** The answer for a session whose turn runs on another instance of the host. */
+const REMOTE =
+  'this session has a turn running on another instance of the web host; wait for it to end, then reload';
 
 /** The hono app of the web host: the SPA, the session API and the `useChat` endpoint, behind the local guard. */
 export function createApp(options: AppOptions): Hono {
@@ -72,18 +77,27 @@ export function createApp(options: AppOptions): Hono {
       modes: PERMISSION_MODES,
     }),
   );
-  app.get('/api/sessions', (c) => c.json(sessions.list()));
+  app.get('/api/sessions', async (c) => c.json(await sessions.list()));
   app.post('/api/sessions', async (c) => {
     const body = (await readJson(c)) ?? {};
     const title = typeof body.title === 'string' && body.title.trim() !== '' ? body.title : 'New session';
     const mode = isPermissionMode(body.mode) ? body.mode : 'default';
-    return c.json(sessions.create(title, mode), 201);
+    return c.json(await sessions.create(title, mode), 201);
   });
-  app.get('/api/sessions/:id', (c) => {
+  app.get('/api/sessions/:id', async (c) => {
     const id = c.req.param('id');
-    const live = isSessionId(id) ? sessions.open(id) : undefined;
+    const live = isSessionId(id) ? await sessions.open(id) : undefined;
     if (!live) return c.text('no such session', 404);
-    const summary = sessions.list().find((s) => s.id === id);
+    const summary = await sessions.summary(id);
+    if ('remote' in live)
+      return c.json({
+        ...summary,
+        mode: live.mode,
+        busy: true,
+        remote: true,
+        messages: live.messages,
+        pending: live.pending,
+      });
     return c.json({
       ...summary,
       mode: live.mode,
@@ -94,62 +108,73 @@ export function createApp(options: AppOptions): Hono {
   });
   app.patch('/api/sessions/:id', async (c) => {
     const id = c.req.param('id');
-    const live = isSessionId(id) ? sessions.open(id) : undefined;
+    const live = isSessionId(id) ? await sessions.open(id) : undefined;
     const body = await readJson(c);
     if (!live) return c.text('no such session', 404);
     if (!body) return c.text('expected a JSON object', 400);
     if (body.title !== undefined) {
       if (typeof body.title !== 'string' || body.title.trim() === '')
         return c.text('title must be text', 400);
-      sessions.rename(id, body.title.trim());
+      await sessions.rename(id, body.title.trim());
     }
     if (body.mode !== undefined) {
       if (!isPermissionMode(body.mode))
         return c.text(`mode must be one of ${PERMISSION_MODES.join(', ')}`, 400);
-      sessions.setMode(live, body.mode);
+      await sessions.setMode(live, body.mode);
     }
-    return c.json(sessions.list().find((s) => s.id === id));
+    return c.json(await sessions.summary(id));
   });
   app.delete('/api/sessions/:id', async (c) => {
     const id = c.req.param('id');
     if (!isSessionId(id) || !(await sessions.delete(id))) return c.text('no such session', 404);
     return c.body(null, 204);
   });
-  app.post('/api/sessions/:id/abort', (c) => {
+  app.post('/api/sessions/:id/abort', async (c) => {
     const id = c.req.param('id');
-    const live = isSessionId(id) ? sessions.open(id) : undefined;
+    const live = isSessionId(id) ? await sessions.open(id) : undefined;
     if (!live) return c.text('no such session', 404);
+    if ('remote' in live) return c.text(REMOTE, 409);
     live.chat.abort();
     return c.json({ aborted: true });
   });
   // useChat's resume: the running turn replayed from its start (204 when none runs).
-  app.get('/api/sessions/:id/stream', (c) => {
+  app.get('/api/sessions/:id/stream', async (c) => {
     const id = c.req.param('id');
-    const live = isSessionId(id) ? sessions.open(id) : undefined;
+    const live = isSessionId(id) ? await sessions.open(id) : undefined;
     if (!live) return c.text('no such session', 404);
+    // The turn runs on another instance: follow it through storage from its stored state.
+    if ('remote' in live)
+      return createUIMessageStreamResponse({
+        stream: sessions.followRemote(id, undefined, { signal: c.req.raw.signal }),
+      });
     const stream = live.chat.reconnect({ signal: c.req.raw.signal });
     if (!stream) return c.body(null, 204);
     return createUIMessageStreamResponse({ stream });
   });
   app.post('/api/sessions/:id/chat', async (c) => {
     const id = c.req.param('id');
-    const live = isSessionId(id) ? sessions.open(id) : undefined;
+    const live = isSessionId(id) ? await sessions.open(id) : undefined;
     if (!live) return c.text('no such session', 404);
     const body = await readJson(c);
     const messages = body?.messages;
     if (!Array.isArray(messages) || messages.length === 0) return c.text('expected {messages: [...]}', 400);
     const last = messages[messages.length - 1];
-    // The first user message names the session, unless it was renamed.
-    if (isRec(last) && last.role === 'user' && live.chat.messages.length === 0) {
-      const summary = sessions.list().find((s) => s.id === id);
-      const text = Array.isArray(last.parts)
-        ? last.parts
-            .filter((p): p is Json => isRec(p) && p.type === 'text' && typeof p.text === 'string')
-            .map((p) => p.text as string)
-            .join(' ')
-        : '';
-      if (summary?.title === 'New session' && text.trim() !== '')
-        sessions.rename(id, text.trim().slice(0, 80));
+    if ('remote' in live) {
+      // Approval answers for a turn parked on another instance reach it through the database (NOTIFY); this
+      // response follows the continuation there. A new turn must wait for that one to end.
+      const answers = approvalAnswers(last);
+      if (answers.length === 0) return c.text(REMOTE, 409);
+      const answered = await sessions.answerRemote(id, answers);
+      return createUIMessageStreamResponse({
+        stream: sessions.followRemote(id, last, { signal: c.req.raw.signal, answered }),
+      });
+    }
+    // The first user message names the session, unless it was renamed (in the write that starts the turn).
+    try {
+      await sessions.beginTurn(live, last);
+    } catch (error) {
+      if (error instanceof SessionBusyError) return c.text(error.message, 409);
+      throw error;
     }
     const stream = live.chat.respond(last, { signal: c.req.raw.signal });
     return createUIMessageStreamResponse({ stream });

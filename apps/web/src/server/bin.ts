@@ -14,8 +14,11 @@ try {
     config,
     port: options.port,
     database: databasePath(options.dataDir, process.env),
+    databaseUrl: process.env.CODEAGENT_DATABASE_URL || undefined,
   });
-  process.stdout.write(`codeagent web · model ${config.modelLabel} · cwd ${config.cwd}\n`);
+  process.stdout.write(
+    `codeagent web · model ${config.modelLabel} · cwd ${config.cwd} · sessions in ${host.storage}\n`,
+  );
   if (config.note) process.stdout.write(`${config.note}\n`);
   process.stdout.write(
     `\n  Open ${host.url}\n\n(the token in the URL is new each run; Ctrl+C stops the server)\n`,

@@ -6,7 +6,7 @@ import { createApp } from './app.js';
 import type { HostConfig } from './config.js';
 import { newToken } from './security.js';
 import { SessionManager } from './sessions.js';
-import { SessionStore } from './store.js';
+import { openSessionStore } from './store.js';
 
 /** Options of {@link startWebHost}. */
 export interface StartOptions {
@@ -15,6 +15,10 @@ export interface StartOptions {
   readonly port?: number;
   /** SQLite file of the sessions; `:memory:` for tests. */
   readonly database: string;
+  /**
+   * A PostgreSQL URL (`CODEAGENT_DATABASE_URL`): sessions live there instead, and several instances may serve them.
+   */
+  readonly databaseUrl?: string | undefined;
   /** Folder of the built SPA; default the package's `dist/client`. */
   readonly clientDir?: string;
   /** The token; default a fresh random one. */
@@ -32,6 +36,8 @@ export interface WebHost {
   readonly port: number;
   readonly token: string;
   readonly sessions: SessionManager;
+  /** `sqlite` or `postgres`. */
+  readonly storage: string;
   /** Stops the server, interrupts turns, closes the database. */
   close(): Promise<void>;
 }
@@ -54,7 +60,7 @@ export function defaultClientDir(): string {
 /** Starts the web host on 127.0.0.1 (never another interface). */
 export async function startWebHost(options: StartOptions): Promise<WebHost> {
   const token = options.token ?? newToken();
-  const store = new SessionStore(options.database);
+  const store = await openSessionStore({ database: options.database, databaseUrl: options.databaseUrl });
   const sessions = new SessionManager(store, options.config, options.approvalTimeoutMs);
   let port = 0;
   const app = createApp({
@@ -78,13 +84,14 @@ export async function startWebHost(options: StartOptions): Promise<WebHost> {
     port,
     token,
     sessions,
+    storage: store.label,
     close: async () => {
       await sessions.close();
       await new Promise<void>((r) => {
         server.close(() => r());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
-      store.close();
+      await store.close();
     },
   };
 }

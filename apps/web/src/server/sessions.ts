@@ -1,10 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { type AgentUIChat, type AgentUIMessage, createAgentUIChat } from '@codeagent/adapter-ai-sdk-ui';
-import { type CodeagentClient, createClient, loadSession } from '@codeagent/agent-core';
+import { type CodeagentClient, createClient, loadSession, streamEvents } from '@codeagent/agent-core';
 import { installPermissionGate, PERMISSION_MODES, type PermissionMode } from '@codeagent/permission-gate';
+import {
+  appendTurnSteps,
+  createStepRecorder,
+  isSessionStoreError,
+  type JsonValue,
+  type SessionRecord,
+  type SessionStore,
+} from '@codeagent/session-store';
 import { type BuiltinToolkit, createBuiltinToolkit } from '@codeagent/tools';
 import type { HostConfig } from './config.js';
-import type { SessionStore, SessionSummary } from './store.js';
+import { followRemoteTurn } from './remote.js';
+import type { OpenedStore, SessionSummary } from './store.js';
 
 /** A session that is open in this process: its client, tools and chat. */
 export interface LiveSession {
@@ -13,6 +21,31 @@ export interface LiveSession {
   readonly chat: AgentUIChat;
   readonly toolkit: BuiltinToolkit;
   mode: PermissionMode;
+  /** The stored version this process last read or wrote. */
+  version: number;
+  /** The title as this process last read or wrote it. */
+  title: string;
+  /** The turn this process runs and stores (id and the next step's position), or null. */
+  turn: { id: string; seq: number } | null;
+  /** Writes of this session, in order. */
+  queue: Promise<void>;
+  /** Approvals whose answer from another instance was handed to the chat. */
+  readonly relayed: Set<string>;
+  /** Whether the store holds an agent snapshot of this session (written before the first turn). */
+  hasSnapshot: boolean;
+  /** Set when the session was opened with an interrupted turn (a killed instance): its saved steps count. */
+  readonly interrupted: { steps: number } | null;
+}
+
+/** A session whose turn runs on another instance (on a shared database): shown from storage, not run here. */
+export interface RemoteSession {
+  readonly id: string;
+  readonly remote: true;
+  readonly mode: PermissionMode;
+  /** The stored UI history, as the running instance last wrote it. */
+  readonly messages: readonly unknown[];
+  /** The approvals the turn waits for (answered on the instance that runs it). */
+  readonly pending: ReadonlyArray<{ approvalId: string; toolCallId: string }>;
 }
 
 /** True when `x` is a permission mode name. */
@@ -20,35 +53,256 @@ export function isPermissionMode(x: unknown): x is PermissionMode {
   return typeof x === 'string' && (PERMISSION_MODES as readonly string[]).includes(x);
 }
 
-/** Opens, creates and forgets sessions; one agent-core client per session, never shared. */
+/** A session whose turn runs on another instance: it cannot start another turn here. */
+export class SessionBusyError extends Error {
+  override readonly name = 'SessionBusyError';
+}
+
+function summaryOf(s: {
+  id: string;
+  title: string;
+  meta: Readonly<Record<string, string>>;
+  createdAt: string;
+  updatedAt: string;
+  turnState: string | null;
+}): SessionSummary {
+  return {
+    id: s.id,
+    title: s.title,
+    mode: isPermissionMode(s.meta.mode) ? s.meta.mode : 'default',
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    turnState: s.turnState,
+  };
+}
+
+type Rec = Record<string, unknown>;
+const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The stored UI messages with the last assistant message marked interrupted (its instance died mid-turn). */
+function markInterrupted(ui: JsonValue | null): JsonValue {
+  const messages = Array.isArray(ui) ? structuredClone(ui) : [];
+  const last = messages.at(-1);
+  if (isRec(last) && last.role === 'assistant') {
+    const meta = isRec(last.metadata) ? last.metadata : {};
+    last.metadata = { ...meta, awaitingApproval: false, stopReason: 'interrupted' };
+  }
+  return messages;
+}
+
+/** The text of a client-sent user message (untrusted), for the stored turn prompt. */
+function promptOf(message: unknown): string {
+  if (!isRec(message) || !Array.isArray(message.parts)) return '';
+  return message.parts
+    .filter((p): p is Rec => isRec(p) && p.type === 'text' && typeof p.text === 'string')
+    .map((p) => p.text as string)
+    .join('\n');
+}
+
+/**
+ * Opens, creates and forgets sessions; one agent-core client per session, never shared. Everything is in the session
+ * store between requests, so any instance on a shared database lists, opens and continues any session: a session
+ * opened here is rebuilt from storage whenever another instance changed it. A turn's completed steps and its UI
+ * history are stored as they happen; a turn whose instance died is shown interrupted with everything up to its last
+ * step.
+ */
 export class SessionManager {
   private readonly live = new Map<string, LiveSession>();
+  private readonly store: SessionStore;
+
+  private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly store: SessionStore,
+    private readonly opened: OpenedStore,
     private readonly config: HostConfig,
     private readonly approvalTimeoutMs?: number,
-  ) {}
+  ) {
+    this.store = opened.store;
+    // Answers given on another instance for a turn parked here (PostgreSQL NOTIFY reports every write).
+    this.unsubscribe = this.store.subscribe((change) => {
+      const live = this.live.get(change.id);
+      if (live && live.chat.pending.length > 0) void this.#relayAnswers(live).catch(() => undefined);
+    });
+  }
+
+  /** Resumes this instance's parked turn with the answers another instance stored. */
+  async #relayAnswers(live: LiveSession): Promise<void> {
+    const record = await this.#get(live.id);
+    if (!record || live.turn === null || record.turn?.id !== live.turn.id) return;
+    const answers = new Map<string, { approved: boolean; reason: string | null }>();
+    for (const p of live.chat.pending) {
+      if (live.relayed.has(p.approvalId)) continue;
+      const stored = record.pending.find((s) => s.approvalId === p.approvalId && s.answer !== null);
+      if (stored?.answer)
+        answers.set(p.toolCallId, { approved: stored.answer.approved, reason: stored.answer.reason });
+      if (stored?.answer) live.relayed.add(p.approvalId);
+    }
+    if (answers.size === 0) return;
+    const last = live.chat.messages.at(-1);
+    if (last?.role !== 'assistant') return;
+    const message = structuredClone(last) as unknown as { parts: Rec[] };
+    for (const part of message.parts) {
+      const answer = typeof part.toolCallId === 'string' ? answers.get(part.toolCallId) : undefined;
+      if (!answer || part.state !== 'approval-requested' || !isRec(part.approval)) continue;
+      part.state = 'approval-responded';
+      part.approval = {
+        id: part.approval.id,
+        approved: answer.approved,
+        ...(answer.reason !== null ? { reason: answer.reason } : {}),
+      };
+    }
+    // The continuation streams into this instance's log (the other instance follows it through storage).
+    const reader = live.chat.respond(message).getReader();
+    for (;;) if ((await reader.read()).done) break;
+  }
+
+  /**
+   * Stores the approval answers a page on this instance gave for a turn that runs on another instance (which takes
+   * them through NOTIFY); returns the ids answered.
+   */
+  async answerRemote(
+    id: string,
+    answers: ReadonlyArray<{ approvalId: string; approved: boolean; reason: string | null }>,
+  ): Promise<Set<string>> {
+    const done = new Set<string>();
+    for (const a of answers) {
+      try {
+        await this.store.answerApproval(id, a.approvalId, { approved: a.approved, reason: a.reason });
+        done.add(a.approvalId);
+      } catch (error) {
+        if (!isSessionStoreError(error)) throw error;
+      }
+    }
+    return done;
+  }
+
+  /** A response following the turn of `id` that runs on another instance (see `followRemoteTurn`). */
+  followRemote(
+    id: string,
+    known: unknown,
+    options: { signal?: AbortSignal; answered?: ReadonlySet<string> },
+  ) {
+    return followRemoteTurn(this.store, id, isRec(known) ? known : undefined, options);
+  }
 
   /** Sessions, most recent first. */
-  list(): SessionSummary[] {
-    return this.store.list();
+  async list(): Promise<SessionSummary[]> {
+    return (await this.store.list()).filter((s) => s.damaged === null).map(summaryOf);
   }
 
-  /** Creates a session in the default mode. */
-  create(title = 'New session', mode: PermissionMode = 'default'): SessionSummary {
-    const id = randomUUID();
-    this.store.create(id, title.slice(0, 200), mode);
-    return this.store.list().find((s) => s.id === id) as SessionSummary;
+  /** One session's summary, or undefined. */
+  async summary(id: string): Promise<SessionSummary | undefined> {
+    const r = await this.#get(id);
+    return r ? summaryOf({ ...r, turnState: r.turn?.state ?? null }) : undefined;
   }
 
-  /** The live session for `id`, opening it from storage when needed; `undefined` when unknown. */
-  open(id: string): LiveSession | undefined {
+  async #get(id: string): Promise<SessionRecord | undefined> {
+    try {
+      return await this.store.get(id);
+    } catch (error) {
+      // A damaged row is not a session the host can open (it stays listed by the store's own tools).
+      if (isSessionStoreError(error, 'invalid-data') || isSessionStoreError(error, 'invalid-input'))
+        return undefined;
+      throw error;
+    }
+  }
+
+  /** Creates a session in the given mode. */
+  async create(title = 'New session', mode: PermissionMode = 'default'): Promise<SessionSummary> {
+    const r = await this.store.create({ title: title.slice(0, 200), meta: { mode }, ui: [] });
+    return summaryOf({ ...r, turnState: null });
+  }
+
+  /** Runs `write` after the session's earlier writes, with the version it last knew; keeps the version it returns. */
+  #write(live: LiveSession, write: (version: number) => Promise<SessionRecord>): Promise<void> {
+    const run = live.queue.then(async () => {
+      live.version = (await write(live.version)).version;
+    });
+    live.queue = run.catch((error: unknown) => {
+      // A write lost is a safety net lost (the turn goes on); a conflict means another writer: reload on next open.
+      if (!isSessionStoreError(error))
+        console.error(`codeagent-web: saving session ${live.id}: ${String(error)}`);
+    });
+    return run;
+  }
+
+  /** Stores the UI history (and waiting approvals) of this instance's turn; retried once over a rename elsewhere. */
+  #saveUi(live: LiveSession, messages: readonly AgentUIMessage[]): void {
+    const ui = JSON.parse(JSON.stringify(messages)) as JsonValue;
+    const pending = live.chat.pending.map((p) => ({
+      approvalId: p.approvalId,
+      toolCallId: p.toolCallId,
+      toolName: p.toolName,
+      input: JSON.parse(JSON.stringify(p.input ?? null)) as JsonValue,
+      requestedAt: new Date().toISOString(),
+      answer: null,
+    }));
+    void this.#write(live, async (version) => {
+      try {
+        return await this.store.update(live.id, version, { ui, pending });
+      } catch (error) {
+        // The UI history is written only by the instance running the turn: a newer version from a rename or a mode
+        // switch elsewhere is taken, and the write goes on at it.
+        if (!isSessionStoreError(error, 'conflict')) throw error;
+        const now = await this.store.get(live.id);
+        if (!now || (live.turn !== null && now.turn?.id !== live.turn.id)) throw error;
+        return this.store.update(live.id, now.version, { ui, pending });
+      }
+    }).catch(() => undefined);
+  }
+
+  /**
+   * The live session for `id`, rebuilt from storage when another instance changed it; a {@link RemoteSession} while
+   * its turn runs on another live instance; `undefined` when unknown.
+   */
+  async open(id: string): Promise<LiveSession | RemoteSession | undefined> {
     const existing = this.live.get(id);
-    if (existing) return existing;
-    const row = this.store.get(id);
-    if (!row) return undefined;
-    const mode: PermissionMode = isPermissionMode(row.mode) ? row.mode : 'default';
+    if (existing) {
+      await existing.queue;
+      if (existing.chat.busy) return existing;
+    }
+    let record = await this.#get(id);
+    if (!record) {
+      if (existing) await this.#dispose(existing);
+      return undefined;
+    }
+    if (existing && existing.version === record.version) return existing;
+    if (existing) await this.#dispose(existing);
+    // A turn left running by an instance that is gone (killed) is interrupted: shown so, its steps kept.
+    const turn = record.turn;
+    const foreign = turn?.state === 'running' && turn.owner !== this.opened.instance;
+    if (foreign && (await this.opened.ownerAlive(turn.owner))) {
+      const mode: PermissionMode = isPermissionMode(record.meta.mode) ? record.meta.mode : 'default';
+      return {
+        id,
+        remote: true,
+        mode,
+        messages: Array.isArray(record.ui) ? record.ui : [],
+        pending: record.pending
+          .filter((p) => p.answer === null)
+          .map((p) => ({ approvalId: p.approvalId, toolCallId: p.toolCallId })),
+      };
+    }
+    if (foreign && turn) {
+      try {
+        record = await this.store.endTurn(id, {
+          turnId: turn.id,
+          state: 'interrupted',
+          ui: markInterrupted(record.ui),
+        });
+      } catch (error) {
+        if (!isSessionStoreError(error, 'conflict')) throw error;
+        record = (await this.#get(id)) ?? record;
+      }
+    }
+    const again = this.live.get(id);
+    if (again) return again;
+    return this.#build(record);
+  }
+
+  #build(record: SessionRecord): LiveSession {
+    const id = record.id;
+    const mode: PermissionMode = isPermissionMode(record.meta.mode) ? record.meta.mode : 'default';
     const toolkit = createBuiltinToolkit({ cwd: this.config.cwd });
     const { model, contextWindow, maxOutputTokens } = this.config.model();
     const options = {
@@ -59,30 +313,69 @@ export class SessionManager {
       contextWindow,
       maxOutputTokens,
     };
+    // An interrupted turn's saved steps rejoin the conversation the model sees.
+    const interruptedTurn = record.turn?.state === 'interrupted' ? record.turn : null;
+    const { agent, steps } = appendTurnSteps(record.agent, interruptedTurn);
     let client: CodeagentClient;
     try {
-      client = row.agent === null ? createClient(options) : loadSession(row.agent, options);
+      client = agent === null ? createClient(options) : loadSession(agent, options);
     } catch {
       // A damaged agent session: the UI history stays readable, the conversation starts afresh.
       client = createClient(options);
     }
-    let stored: unknown = [];
-    try {
-      stored = JSON.parse(row.ui);
-    } catch {
-      stored = [];
-    }
+    const stored = Array.isArray(record.ui) ? record.ui : [];
+    let session: LiveSession | undefined;
+    const recorder = createStepRecorder((step) => {
+      const s = session as LiveSession;
+      const turn = s.turn;
+      if (turn === null) return;
+      const seq = turn.seq++;
+      void this.#write(s, () =>
+        this.store.appendStep(id, { turnId: turn.id, seq, step: step as unknown as JsonValue }),
+      ).catch(() => undefined);
+    });
     const chat = createAgentUIChat({
       client,
-      messages: (Array.isArray(stored) ? stored : []) as AgentUIMessage[],
+      messages: stored as unknown as AgentUIMessage[],
       ...(this.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: this.approvalTimeoutMs } : {}),
       // A person answers approvals: 100 ms more before the dock appears batches the calls of one model step.
       parkSettleMs: 100,
       // Stop is an explicit call (POST .../abort): a reload mid-stream leaves the turn running, the page reconnects.
       interruptOnDisconnect: false,
-      // Writes to a deleted session change no row.
-      onChange: (messages) => this.store.saveMessages(id, JSON.stringify(messages)),
-      onTurnEnd: () => this.store.saveMessages(id, JSON.stringify(chat.messages), client.save()),
+      run: (input, signal) => {
+        recorder.reset();
+        const events = streamEvents(client, input, { signal });
+        return (async function* () {
+          for await (const event of events) {
+            recorder.record(event);
+            yield event;
+          }
+        })();
+      },
+      onChange: (messages) => this.#saveUi(session as LiveSession, messages),
+      onTurnEnd: () => {
+        const s = session as LiveSession;
+        const turn = s.turn;
+        s.turn = null;
+        const ui = JSON.parse(JSON.stringify(chat.messages)) as JsonValue;
+        const snapshot = JSON.parse(client.save()) as JsonValue;
+        void this.#write(s, async (version) => {
+          if (turn !== null)
+            try {
+              s.hasSnapshot = true;
+              return await this.store.endTurn(id, { turnId: turn.id, state: 'done', agent: snapshot, ui });
+            } catch (error) {
+              if (!isSessionStoreError(error, 'conflict')) throw error;
+            }
+          const now = await this.store.get(id);
+          return this.store.update(id, now?.version ?? version, {
+            agent: snapshot,
+            ui,
+            pending: [],
+            ...(now?.turn?.state === 'interrupted' ? { turn: null } : {}),
+          });
+        }).catch(() => undefined);
+      },
     });
     installPermissionGate(client, {
       mode,
@@ -90,42 +383,135 @@ export class SessionManager {
       rules: { deny: [...this.config.deny] },
       ask: chat.ask,
     });
-    const session: LiveSession = { id, client, chat, toolkit, mode };
+    session = {
+      id,
+      client,
+      chat,
+      toolkit,
+      mode,
+      version: record.version,
+      title: record.title,
+      turn: null,
+      queue: Promise.resolve(),
+      hasSnapshot: record.agent !== null,
+      relayed: new Set(),
+      interrupted: interruptedTurn === null ? null : { steps },
+    };
     this.live.set(id, session);
     return session;
   }
 
-  /** Changes a session's permission mode in place. */
-  setMode(session: LiveSession, mode: PermissionMode): void {
-    // The mode lives in the session's gate: one call changes it (the row keeps it for the next load).
-    session.client.setPermissionMode(mode);
-    session.mode = mode;
-    this.store.setMode(session.id, mode);
+  /**
+   * Records a new turn before it starts (the user sent a message): `SessionBusyError` when a turn of this session
+   * runs on another instance. Approval answers continue the running turn and start none.
+   */
+  async beginTurn(live: LiveSession, message: unknown): Promise<void> {
+    if (!isRec(message) || message.role !== 'user') return;
+    if (live.chat.busy) {
+      // A new user message interrupts this instance's running turn (its waiting approvals deny), as the chat would.
+      live.chat.abort();
+      await live.chat.idle();
+    }
+    await live.queue;
+    const turnId = crypto.randomUUID();
+    const prompt = promptOf(message);
+    // One write: the turn, the session's name from its first prompt, and the conversation before the first turn
+    // (the base an interrupted turn's steps extend).
+    const named =
+      live.title === 'New session' && prompt.trim() !== ''
+        ? prompt.trim().replace(/\s+/g, ' ').slice(0, 80)
+        : undefined;
+    try {
+      const record = await this.store.beginTurn(live.id, live.version, {
+        turnId,
+        owner: this.opened.instance,
+        prompt,
+        ...(named !== undefined ? { title: named } : {}),
+        ...(live.hasSnapshot ? {} : { agent: JSON.parse(live.client.save()) as JsonValue }),
+      });
+      live.hasSnapshot = true;
+      live.title = record.title;
+      live.version = record.version;
+      live.turn = { id: turnId, seq: 0 };
+    } catch (error) {
+      if (!isSessionStoreError(error, 'conflict')) throw error;
+      const now = await this.#get(live.id);
+      // Changed elsewhere since it was opened: the next open rebuilds it from storage.
+      if (this.live.get(live.id) === live) this.live.delete(live.id);
+      void live.toolkit.dispose();
+      throw new SessionBusyError(
+        now?.turn?.state === 'running'
+          ? 'this session has a turn running on another instance of the web host; wait for it to end, then reload'
+          : 'this session was changed on another instance of the web host; reload it',
+      );
+    }
+  }
+
+  /** Changes a session's permission mode in place (stored only, for a session running elsewhere). */
+  async setMode(session: LiveSession | RemoteSession, mode: PermissionMode): Promise<void> {
+    if (!('remote' in session)) {
+      session.client.setPermissionMode(mode);
+      session.mode = mode;
+    }
+    await this.#patch(session.id, (r) => ({ meta: { ...r.meta, mode } }));
+  }
+
+  /** Reads, patches and writes at the version read (again once over a concurrent write). */
+  async #patch(
+    id: string,
+    patch: (r: SessionRecord) => Parameters<SessionStore['update']>[2],
+  ): Promise<boolean> {
+    const live = this.live.get(id);
+    if (live) await live.queue;
+    for (let attempt = 0; ; attempt++) {
+      const r = await this.#get(id);
+      if (!r) return false;
+      try {
+        const written = await this.store.update(id, r.version, patch(r));
+        if (live && live.version === r.version) live.version = written.version;
+        return true;
+      } catch (error) {
+        if (!isSessionStoreError(error, 'conflict') || attempt >= 3) throw error;
+      }
+    }
   }
 
   /** Renames a session; false when unknown. */
-  rename(id: string, title: string): boolean {
-    return this.store.rename(id, title.slice(0, 200));
+  async rename(id: string, title: string): Promise<boolean> {
+    const done = await this.#patch(id, () => ({ title: title.slice(0, 200) }));
+    const live = this.live.get(id);
+    if (done && live) live.title = title.slice(0, 200);
+    return done;
+  }
+
+  async #dispose(live: LiveSession): Promise<void> {
+    if (this.live.get(live.id) === live) this.live.delete(live.id);
+    live.chat.abort();
+    await live.chat.idle();
+    await live.queue;
+    await live.toolkit.dispose();
   }
 
   /** Deletes a session (its running turn is interrupted); false when unknown. */
   async delete(id: string): Promise<boolean> {
     const live = this.live.get(id);
     this.live.delete(id);
-    const deleted = this.store.delete(id);
     if (live) {
       live.chat.abort();
       await live.chat.idle();
+      await live.queue;
       await live.toolkit.dispose();
     }
-    return deleted;
+    return this.store.delete(id);
   }
 
-  /** Interrupts every running turn and kills background jobs. */
+  /** Interrupts every running turn, kills background jobs and waits for the last writes. */
   async close(): Promise<void> {
+    this.unsubscribe();
     for (const live of this.live.values()) {
       live.chat.abort();
       await live.chat.idle();
+      await live.queue;
       await live.toolkit.dispose();
     }
     this.live.clear();

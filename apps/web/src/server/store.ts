@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { isOwnerAlive, isSessionId as isStoreId, type SessionStore } from '@codeagent/session-store';
 
 /** One session row as the list shows it. */
 export interface SessionSummary {
@@ -9,99 +9,93 @@ export interface SessionSummary {
   readonly mode: string;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** The last turn's state (`running`, `interrupted`, `done`), or null before the first. */
+  readonly turnState: string | null;
 }
-
-/** One stored session: the agent-core session JSON (at the last turn end) and the UI history. */
-export interface StoredSession extends SessionSummary {
-  /** `client.save()` output at the last turn end, or `null` before the first turn ended. */
-  readonly agent: string | null;
-  /** The UI messages (JSON text). */
-  readonly ui: string;
-}
-
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** True when `id` has the shape of a session id (checked before any query). */
 export function isSessionId(id: string): boolean {
-  return ID.test(id);
+  return isStoreId(id) && id.length <= 64;
 }
 
-/** Sessions in one SQLite file (better-sqlite3, WAL); `:memory:` for tests. */
-export class SessionStore {
-  private readonly db: Database.Database;
+/** Where the web host keeps sessions: SQLite by default, PostgreSQL when `CODEAGENT_DATABASE_URL` names one. */
+export interface OpenedStore {
+  readonly store: SessionStore;
+  /** This instance's id (the owner of the turns it runs). */
+  readonly instance: string;
+  /** Whether the owner of a running turn still runs (false: it died, the turn is interrupted). */
+  readonly ownerAlive: (owner: string | null) => Promise<boolean>;
+  /** `sqlite` or `postgres`, for the start line. */
+  readonly label: string;
+}
 
-  constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.exec(`CREATE TABLE IF NOT EXISTS sessions (
-      id TEXT PRIMARY KEY,
-      title TEXT NOT NULL,
-      mode TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      updated_at TEXT NOT NULL,
-      agent TEXT,
-      ui TEXT NOT NULL
-    )`);
-  }
+/** Instances of this process that are open (an in-process restart leaves a closed one behind). */
+const openInstances = new Set<string>();
 
-  /** Sessions, most recently updated first. */
-  list(): SessionSummary[] {
-    return this.db
-      .prepare(
-        'SELECT id, title, mode, created_at AS createdAt, updated_at AS updatedAt FROM sessions ORDER BY updated_at DESC, rowid DESC',
-      )
-      .all() as SessionSummary[];
-  }
+/** `web:<instance>:<pid>@<host>`: who runs a turn. */
+function ownerOf(instance: string): string {
+  return `web:${instance}:${process.pid}@${hostname()}`;
+}
 
-  /** One session, or `undefined`. */
-  get(id: string): StoredSession | undefined {
-    if (!isSessionId(id)) return undefined;
-    return this.db
-      .prepare(
-        'SELECT id, title, mode, created_at AS createdAt, updated_at AS updatedAt, agent, ui FROM sessions WHERE id = ?',
-      )
-      .get(id) as StoredSession | undefined;
-  }
-
-  /** Creates a session. */
-  create(id: string, title: string, mode: string): void {
-    const now = new Date().toISOString();
-    this.db
-      .prepare(
-        'INSERT INTO sessions (id, title, mode, created_at, updated_at, agent, ui) VALUES (?, ?, ?, ?, ?, NULL, ?)',
-      )
-      .run(id, title, mode, now, now, '[]');
-  }
-
-  /** Stores the UI history (and, when given, the agent session JSON). */
-  saveMessages(id: string, ui: string, agent?: string): void {
-    const now = new Date().toISOString();
-    if (agent === undefined)
-      this.db.prepare('UPDATE sessions SET ui = ?, updated_at = ? WHERE id = ?').run(ui, now, id);
-    else
-      this.db
-        .prepare('UPDATE sessions SET ui = ?, agent = ?, updated_at = ? WHERE id = ?')
-        .run(ui, agent, now, id);
-  }
-
-  /** Renames a session; false when it does not exist. */
-  rename(id: string, title: string): boolean {
-    return this.db.prepare('UPDATE sessions SET title = ? WHERE id = ?').run(title, id).changes > 0;
-  }
-
-  /** Stores the permission mode. */
-  setMode(id: string, mode: string): void {
-    this.db.prepare('UPDATE sessions SET mode = ? WHERE id = ?').run(mode, id);
-  }
-
-  /** Deletes a session; false when it did not exist. */
-  delete(id: string): boolean {
-    return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
-  }
-
-  /** Closes the database. */
-  close(): void {
-    this.db.close();
+/**
+ * Opens the session store: PostgreSQL when `databaseUrl` is set (several instances may share it), else the SQLite
+ * file `database` (`:memory:` for tests). A turn's owner is alive while its instance is open in this process, its
+ * process runs (SQLite), or its connections are on the database (PostgreSQL).
+ */
+export async function openSessionStore(options: {
+  readonly database: string;
+  readonly databaseUrl?: string | undefined;
+}): Promise<OpenedStore & { close(): Promise<void> }> {
+  const instance = randomUUID();
+  const owner = ownerOf(instance);
+  openInstances.add(owner);
+  const local = (o: string | null): boolean | undefined => {
+    const match = o === null ? null : /^web:[^:]+:(\d+@.+)$/.exec(o);
+    if (!match) return undefined;
+    if (openInstances.has(o as string)) return true;
+    if (match[1] === `${process.pid}@${hostname()}`) return false;
+    return isOwnerAlive(match[1] as string);
+  };
+  try {
+    if (options.databaseUrl) {
+      const { createPostgresStore } = await import('@codeagent/session-store/postgres');
+      const store = await createPostgresStore({
+        url: options.databaseUrl,
+        applicationName: `codeagent-web:${instance}`,
+        // Requests of many sessions at once: a turn's writes are short transactions.
+        maxConnections: 20,
+      });
+      return {
+        store,
+        instance: owner,
+        label: 'postgres',
+        ownerAlive: async (o) => {
+          const here = local(o);
+          if (here !== undefined && here) return true;
+          const id = o === null ? null : /^web:([^:]+):/.exec(o)?.[1];
+          if (!id) return here ?? true;
+          return (await store.connectedApplications()).includes(`codeagent-web:${id}`);
+        },
+        close: async () => {
+          openInstances.delete(owner);
+          await store.close();
+        },
+      };
+    }
+    const { createSqliteStore } = await import('@codeagent/session-store/sqlite');
+    const store = await createSqliteStore({ path: options.database });
+    return {
+      store,
+      instance: owner,
+      label: 'sqlite',
+      ownerAlive: async (o) => local(o) ?? true,
+      close: async () => {
+        openInstances.delete(owner);
+        await store.close();
+      },
+    };
+  } catch (error) {
+    openInstances.delete(owner);
+    throw error;
   }
 }

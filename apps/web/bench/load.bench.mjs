@@ -1,0 +1,243 @@
+// Load bench, one run on loopback: N concurrent sessions (default 100), each streaming one scripted turn with a
+// tool call (a Read, then a streamed answer), spread over two web host instances on one PostgreSQL database; the
+// baseline is the same load on one instance with the default SQLite store. Counts lost and duplicated events and
+// cross-talk between sessions (each must be 0), first-event latency p50/p99, and the database's write rate.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startPostgres, stopPostgres } from '../../../scripts/postgres-test-server.mjs';
+
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100);
+const DELTAS = Number(process.env.BENCH_TURN_DELTAS ?? 40);
+const BIN = fileURLToPath(new URL('../dist/server/bin.js', import.meta.url));
+
+/** A loopback OpenAI-compatible server: a Read call first, then DELTAS text deltas naming the session's tag. */
+function modelServer() {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => {
+      body += d;
+    });
+    req.on('end', () => {
+      const request = JSON.parse(body);
+      const messages = request.messages ?? [];
+      const prompt = JSON.stringify(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+      const tag = /tag-\d+/.exec(prompt)?.[0] ?? 'tag-none';
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      const send = (delta, finish = null) =>
+        res.write(
+          `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+        );
+      if (!messages.some((m) => m.role === 'tool')) {
+        send({
+          tool_calls: [
+            {
+              index: 0,
+              id: `call-${tag}`,
+              type: 'function',
+              function: { name: 'Read', arguments: '{"file_path":"facts.txt"}' },
+            },
+          ],
+        });
+        send({}, 'tool_calls');
+        res.end('data: [DONE]\n\n');
+        return;
+      }
+      let i = 0;
+      const next = () => {
+        if (i === DELTAS) {
+          send({}, 'stop');
+          res.end('data: [DONE]\n\n');
+          return;
+        }
+        send({ content: `${tag}:${i++} ` });
+        setTimeout(next, 2);
+      };
+      next();
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function instance(env, cwd) {
+  const child = spawn(process.execPath, [BIN, '--cwd', cwd, '--port', '0'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`codeagent-web exited ${code}: ${out}`)));
+  });
+  const u = new URL(url);
+  return { child, origin: u.origin, token: u.searchParams.get('token') };
+}
+
+/** One session's turn: POST the user message, read the SSE response, check every event. */
+async function oneTurn(host, n) {
+  const headers = { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' };
+  const created = await fetch(`${host.origin}/api/sessions`, { method: 'POST', headers, body: '{}' });
+  const { id } = await created.json();
+  const tag = `tag-${n}`;
+  const started = performance.now();
+  const res = await fetch(`${host.origin}/api/sessions/${id}/chat`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      messages: [{ id: `u${n}`, role: 'user', parts: [{ type: 'text', text: `${tag}: read facts.txt` }] }],
+    }),
+  });
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let first = null;
+  let text = '';
+  let outputs = 0;
+  let finished = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (first === null) first = performance.now() - started;
+    buffer += decoder.decode(value, { stream: true });
+    for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
+      const line = buffer.slice(0, cut).trim();
+      buffer = buffer.slice(cut + 2);
+      if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
+      const chunk = JSON.parse(line.slice(6));
+      if (chunk.type === 'text-delta') text += chunk.delta;
+      if (chunk.type === 'tool-output-available') outputs++;
+      if (chunk.type === 'finish') finished++;
+    }
+  }
+  const seen = text.trim().split(/\s+/).filter(Boolean);
+  const expected = Array.from({ length: DELTAS }, (_, i) => `${tag}:${i}`);
+  const foreign = seen.filter((w) => !w.startsWith(`${tag}:`)).length;
+  const mine = seen.filter((w) => w.startsWith(`${tag}:`));
+  const lost =
+    expected.filter((w) => !mine.includes(w)).length + (outputs === 0 ? 1 : 0) + (finished === 0 ? 1 : 0);
+  const duplicated = mine.length - new Set(mine).size + Math.max(0, outputs - 1) + Math.max(0, finished - 1);
+  return { id, tag, first: first ?? Number.NaN, lost, duplicated, foreign, host };
+}
+
+const pct = (values, p) => {
+  const sorted = values.slice().sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+/** Runs the load on `hosts`; returns the figures. */
+async function run(label, hosts, stats) {
+  const before = await stats?.();
+  const t0 = performance.now();
+  const results = await Promise.all(
+    Array.from({ length: SESSIONS }, (_, n) => oneTurn(hosts[n % hosts.length], n)),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  // Statistics reach pg_stat_database within a second.
+  await new Promise((r) => setTimeout(r, 1500));
+  const after = await stats?.();
+  const firsts = results.map((r) => r.first);
+  return {
+    label,
+    sessions: SESSIONS,
+    lost: results.reduce((s, r) => s + r.lost, 0),
+    duplicated: results.reduce((s, r) => s + r.duplicated, 0),
+    crossTalk: results.reduce((s, r) => s + r.foreign, 0),
+    p50: pct(firsts, 50),
+    p99: pct(firsts, 99),
+    seconds,
+    commits: before && after ? after.commits - before.commits : null,
+    rows: before && after ? after.rows - before.rows : null,
+    results,
+  };
+}
+
+const work = await mkdtemp(join(tmpdir(), 'codeagent-web-load-'));
+await writeFile(join(work, 'facts.txt'), 'the sky is green here\n');
+const model = await modelServer();
+const base = {
+  CODEAGENT_BASE_URL: `http://127.0.0.1:${model.address().port}/v1`,
+  CODEAGENT_MODEL: 'bench-model',
+  HOME: work,
+  CODEAGENT_HOME: join(work, '.home'),
+};
+const db = await startPostgres();
+const children = [];
+try {
+  // Baseline: one instance, SQLite.
+  const single = await instance({ ...base, CODEAGENT_HOME: join(work, '.sqlite-home') }, work);
+  children.push(single.child);
+  const baseline = await run('1 instance, SQLite (baseline)', [single]);
+  single.child.kill('SIGTERM');
+
+  const a = await instance({ ...base, CODEAGENT_DATABASE_URL: db.url }, work);
+  const b = await instance({ ...base, CODEAGENT_DATABASE_URL: db.url }, work);
+  children.push(a.child, b.child);
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  const stats = async () => {
+    const r = await client.query(
+      'SELECT xact_commit, tup_inserted + tup_updated + tup_deleted AS rows FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return { commits: Number(r.rows[0].xact_commit), rows: Number(r.rows[0].rows) };
+  };
+  const ours = await run('2 instances, PostgreSQL', [a, b], stats);
+  // What was stored: every session's turn done, with its whole answer once.
+  let storedBad = 0;
+  for (const r of ours.results) {
+    const row = await client.query('SELECT turn_state, ui FROM codeagent_sessions WHERE id = $1', [r.id]);
+    const ui = row.rows[0]?.ui ?? '';
+    const count = ui.split(`${r.tag}:${DELTAS - 1} `).length - 1;
+    if (row.rows[0]?.turn_state !== 'done' || count !== 1) storedBad++;
+  }
+  await client.end();
+
+  const fmt = (ms) => `${ms.toFixed(1)} ms`;
+  console.log(
+    `load bench: ${SESSIONS} concurrent sessions, each a Read then ${DELTAS} streamed deltas (one run)`,
+  );
+  for (const r of [ours, baseline]) {
+    console.log(
+      `  ${r.label.padEnd(32)} lost ${r.lost}  duplicated ${r.duplicated}  cross-talk ${r.crossTalk}  ` +
+        `first event p50 ${fmt(r.p50)} p99 ${fmt(r.p99)}  all done in ${r.seconds.toFixed(2)} s`,
+    );
+  }
+  console.log(
+    `  PostgreSQL writes: ${ours.commits} commits, ${ours.rows} rows written in ${ours.seconds.toFixed(2)} s ` +
+      `(${(ours.commits / ours.seconds).toFixed(0)} commits/s, ${(ours.rows / ours.seconds).toFixed(0)} rows/s; ` +
+      `${(ours.commits / SESSIONS).toFixed(1)} commits a session)`,
+  );
+  console.log(`  stored sessions not done or not holding their whole answer once: ${storedBad}`);
+  console.log(
+    `  ratio ours/baseline: first event p50 x${(ours.p50 / baseline.p50).toFixed(2)}, p99 x${(ours.p99 / baseline.p99).toFixed(2)}, ` +
+      `total x${(ours.seconds / baseline.seconds).toFixed(2)}`,
+  );
+  const bad =
+    ours.lost +
+    ours.duplicated +
+    ours.crossTalk +
+    baseline.lost +
+    baseline.duplicated +
+    baseline.crossTalk +
+    storedBad;
+  if (bad > 0) {
+    console.error('load bench: events were lost, duplicated or crossed sessions');
+    process.exitCode = 1;
+  }
+} finally {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+  stopPostgres(db);
+  model.close();
+  await rm(work, { recursive: true, force: true });
+}

@@ -1,0 +1,320 @@
+import pg from 'pg';
+import type { Mutation } from './base.js';
+import { SessionStoreError } from './errors.js';
+import { migrate, type Row, type SqlClient, type SqlDriver, SqlStore, type SqlStoreOptions } from './sql.js';
+import type { SessionChange, SessionRecord, SessionStore } from './types.js';
+
+/** Options of {@link createPostgresStore}. */
+export interface PostgresStoreOptions extends SqlStoreOptions {
+  /** A `postgres://user:password@host:port/database` URL (what `CODEAGENT_DATABASE_URL` holds). */
+  readonly url: string;
+  /** Most connections this process opens; default 10. */
+  readonly maxConnections?: number;
+  /** Milliseconds to wait for a connection; default 5000. */
+  readonly connectTimeoutMs?: number;
+  /**
+   * How long a call keeps retrying while the server cannot be reached (restarted, failed over) before it fails
+   * with `unavailable`; default 30000. A store being opened does not retry: an unreachable server at start is a
+   * clear error at once.
+   */
+  readonly reconnectTimeoutMs?: number;
+  /**
+   * The `application_name` of this process's connections (at most 63 bytes), so that other instances can tell it is
+   * alive ({@link PostgresSessionStore.connectedApplications}); default `codeagent`.
+   */
+  readonly applicationName?: string;
+}
+
+/** The PostgreSQL store: a {@link SessionStore} that can also tell which instances are connected. */
+export interface PostgresSessionStore extends SessionStore {
+  /**
+   * The `application_name`s connected to the database now, of this instance too. An instance killed with
+   * SIGKILL drops out as soon as the server sees its sockets close, so a host uses this to tell whether the owner of
+   * a running turn is gone (the turn is then interrupted) or still runs it elsewhere.
+   */
+  connectedApplications(): Promise<string[]>;
+}
+
+/** The channel every write is announced on (`NOTIFY codeagent_sessions, '{"id":…,"version":…}'`). */
+export const NOTIFY_CHANNEL = 'codeagent_sessions';
+
+/** Shows a database URL without its password. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return '(an unreadable URL)';
+  }
+}
+
+const TRANSIENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, shutting down)
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+
+/** True for a failure of the connection (the server restarted, the network dropped), not of the statement. */
+function transient(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown };
+  if (typeof e?.code === 'string' && TRANSIENT_CODES.has(e.code)) return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i.test(
+    message,
+  );
+}
+
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+class PostgresDriver implements SqlDriver {
+  readonly dialect = 'postgres' as const;
+  readonly pool: pg.Pool;
+  readonly url: string;
+  readonly applicationName: string;
+
+  constructor(pool: pg.Pool, url: string, applicationName: string) {
+    this.pool = pool;
+    this.url = url;
+    this.applicationName = applicationName;
+  }
+
+  static client(c: pg.PoolClient | pg.Pool): SqlClient {
+    return {
+      query: async (sql, params = []) => (await c.query(numbered(sql), params as unknown[])).rows as Row[],
+      run: async (sql, params = []) => (await c.query(numbered(sql), params as unknown[])).rowCount ?? 0,
+    };
+  }
+
+  query(sql: string, params?: readonly unknown[]): Promise<Row[]> {
+    return PostgresDriver.client(this.pool).query(sql, params);
+  }
+
+  run(sql: string, params?: readonly unknown[]): Promise<number> {
+    return PostgresDriver.client(this.pool).run(sql, params);
+  }
+
+  async transaction<T>(fn: (client: SqlClient) => Promise<T>): Promise<T> {
+    const c = await this.pool.connect();
+    // The server may drop a checked-out connection (a restart): the failed query reports it, not a crash.
+    const ignore = () => undefined;
+    c.on('error', ignore);
+    let broken = false;
+    try {
+      await c.query('BEGIN');
+      const out = await fn(PostgresDriver.client(c));
+      await c.query('COMMIT');
+      return out;
+    } catch (error) {
+      broken = transient(error);
+      if (!broken) await c.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      c.off('error', ignore);
+      c.release(broken ? true : undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** The PostgreSQL store: the SQL store with retries over reconnects and LISTEN/NOTIFY change reports. */
+class PostgresStore extends SqlStore implements PostgresSessionStore {
+  readonly #pg: PostgresDriver;
+  readonly #reconnectMs: number;
+  #listener: pg.Client | undefined;
+  #listening: Promise<void> | undefined;
+  #closed = false;
+  readonly #seen = new Set<string>();
+
+  constructor(driver: PostgresDriver, options: PostgresStoreOptions) {
+    super(driver, options);
+    this.#pg = driver;
+    this.#reconnectMs = options.reconnectTimeoutMs ?? 30_000;
+  }
+
+  async #retry<T>(what: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.#reconnectMs;
+    for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
+      try {
+        return await what();
+      } catch (error) {
+        if (!transient(error) || this.#closed) throw error;
+        if (Date.now() > deadline)
+          throw new SessionStoreError(
+            'unavailable',
+            `PostgreSQL at ${redactUrl(this.#pg.url)} has not answered for ${Math.round(this.#reconnectMs / 1000)} s: ${(error as Error).message}`,
+            { cause: error },
+          );
+        await sleep(wait);
+      }
+    }
+  }
+
+  async connectedApplications(): Promise<string[]> {
+    const rows = await this.#retry(() =>
+      this.#pg.query(
+        'SELECT DISTINCT application_name FROM pg_stat_activity WHERE datname = current_database()',
+      ),
+    );
+    return rows.map((r) => String(r.application_name));
+  }
+
+  protected override async load(id: string): Promise<SessionRecord | undefined> {
+    return this.#retry(() => super.load(id));
+  }
+
+  override async list(...args: Parameters<SqlStore['list']>) {
+    return this.#retry(() => super.list(...args));
+  }
+
+  protected override async mutate(
+    id: string,
+    fn: (current: SessionRecord | undefined) => Mutation,
+  ): Promise<{ result: Mutation; previous: SessionRecord | undefined }> {
+    // A connection lost during COMMIT leaves the outcome unknown: when the retry finds exactly the record the
+    // first attempt wrote, that attempt committed and the call succeeds (it is not a conflict with itself).
+    let attempted: SessionRecord | undefined;
+    return this.#retry(() =>
+      super.mutate(id, (current) => {
+        if (attempted && current && current.version === attempted.version && same(current, attempted))
+          return null;
+        const result = fn(current);
+        if (result !== null && !('delete' in result)) attempted = result;
+        return result;
+      }),
+    );
+  }
+
+  protected override async afterWrite(c: SqlClient, id: string, version: number | null): Promise<void> {
+    await c.query('SELECT pg_notify(?, ?)', [NOTIFY_CHANNEL, JSON.stringify({ id, version })]);
+  }
+
+  protected override notify(change: SessionChange): void {
+    // With a listener up, every write (this process's too) arrives through NOTIFY; report each once.
+    const key = `${change.id}:${change.version}`;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    if (this.#seen.size > 10_000) this.#seen.clear();
+    super.notify(change);
+  }
+
+  override subscribe(listener: (change: SessionChange) => void): () => void {
+    const off = super.subscribe(listener);
+    this.#listening ??= this.#listen();
+    return off;
+  }
+
+  /** Connects the LISTEN client, and connects it again whenever it drops (until closed). */
+  async #listen(): Promise<void> {
+    for (let wait = 100; !this.#closed; wait = Math.min(wait * 2, 2000)) {
+      const client = new pg.Client({
+        connectionString: this.#pg.url,
+        connectionTimeoutMillis: 5000,
+        application_name: this.#pg.applicationName,
+      });
+      try {
+        const lost = new Promise<void>((resolve) => {
+          client.on('error', () => resolve());
+          client.on('end', () => resolve());
+        });
+        await client.connect();
+        client.on('notification', (message) => {
+          if (message.channel !== NOTIFY_CHANNEL || message.payload === undefined) return;
+          try {
+            const data = JSON.parse(message.payload) as { id?: unknown; version?: unknown };
+            if (typeof data.id === 'string' && (typeof data.version === 'number' || data.version === null))
+              this.notify({ id: data.id, version: data.version });
+          } catch {
+            // Not ours.
+          }
+        });
+        await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+        this.#listener = client;
+        wait = 100;
+        await lost;
+      } catch {
+        // Retried below.
+      }
+      this.#listener = undefined;
+      await client.end().catch(() => undefined);
+      if (!this.#closed) await sleep(wait);
+    }
+  }
+
+  override async close(): Promise<void> {
+    this.#closed = true;
+    await this.#listener?.end().catch(() => undefined);
+    await super.close();
+  }
+}
+
+function same(a: SessionRecord, b: SessionRecord): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Opens a PostgreSQL session store (node-postgres): connects, runs the schema migrations (serialised between
+ * instances by an advisory lock) and fails at once with `unavailable` naming the server (password hidden) when it
+ * cannot be reached. Afterwards calls retry through a server restart for up to `reconnectTimeoutMs`. Every write
+ * is announced with NOTIFY, so {@link SessionStore.subscribe} sees the writes of every instance.
+ */
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
+  let parsed: URL;
+  try {
+    parsed = new URL(options.url);
+  } catch {
+    throw new SessionStoreError(
+      'invalid-input',
+      'the PostgreSQL URL is not a URL (expected postgres://user@host:port/database)',
+    );
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+    throw new SessionStoreError(
+      'invalid-input',
+      `the PostgreSQL URL must start with postgres:// (got ${parsed.protocol}//)`,
+    );
+  const applicationName = (options.applicationName ?? 'codeagent').slice(0, 63);
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    application_name: applicationName,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+  });
+  // An idle connection the server closed (a restart) is dropped and replaced; it must not crash the process.
+  pool.on('error', () => undefined);
+  const driver = new PostgresDriver(pool, options.url, applicationName);
+  try {
+    await migrate(driver, undefined, options.now);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (error instanceof SessionStoreError) throw error;
+    throw new SessionStoreError(
+      'unavailable',
+      `cannot use PostgreSQL at ${redactUrl(options.url)}: ${(error as Error).message || String((error as { code?: unknown }).code ?? error)}`,
+      { cause: error },
+    );
+  }
+  return new PostgresStore(driver, options);
+}
+
+export { SCHEMA_VERSION } from './sql.js';

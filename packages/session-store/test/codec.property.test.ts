@@ -1,0 +1,175 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createJsonFileStore, decodeRecord, decodeSessionFile, isSessionStoreError } from '../src/index.js';
+import { decodeRow } from '../src/sql.js';
+import { createSqliteStore } from '../src/sqlite.js';
+
+/** Calls `fn`; anything but a value or an INVALID_DATA store error fails the property. */
+function readsOrRefuses(fn: () => unknown): void {
+  try {
+    fn();
+  } catch (error) {
+    if (!isSessionStoreError(error, 'invalid-data')) throw error;
+    expect(error.message).toMatch(/^stored session .*is damaged: /);
+  }
+}
+
+const anything = fc.anything({
+  withNullPrototype: true,
+  withBigInt: true,
+  withDate: true,
+  withMap: true,
+  withSet: true,
+});
+
+describe('codecs of stored data: garbage in, a clear error out', () => {
+  it('decodeRecord takes any value without crashing', () => {
+    fc.assert(
+      fc.property(anything, (x) => readsOrRefuses(() => decodeRecord(x))),
+      { numRuns: 500 },
+    );
+  });
+
+  it('decodeRecord takes near-records (valid ones with one field replaced) without crashing', () => {
+    const valid = {
+      id: 'a',
+      version: 1,
+      title: 't',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      meta: {},
+      agent: null,
+      ui: null,
+      turn: {
+        id: 'x',
+        state: 'running',
+        owner: null,
+        prompt: 'p',
+        steps: [],
+        startedAt: '2026-01-01T00:00:00Z',
+        updatedAt: '2026-01-01T00:00:00Z',
+      },
+      pending: [],
+    };
+    const keys = Object.keys(valid) as (keyof typeof valid)[];
+    fc.assert(
+      fc.property(fc.constantFrom(...keys), anything, (key, value) =>
+        readsOrRefuses(() => decodeRecord({ ...valid, [key]: value })),
+      ),
+      { numRuns: 500 },
+    );
+    expect(decodeRecord(valid).turn?.state).toBe('running');
+  });
+
+  it('decodeSessionFile takes any text (and any JSON) without crashing', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ session: v, codeagentCliSession: v })),
+        ),
+        (text) => readsOrRefuses(() => decodeSessionFile(text, 'f', new Date())),
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('decodeRow takes any row without crashing', () => {
+    const cell = fc.oneof(fc.string(), fc.json(), fc.integer(), fc.constant(null), fc.double());
+    const row = fc.record({
+      id: cell,
+      version: cell,
+      title: cell,
+      created_at: cell,
+      updated_at: cell,
+      meta: cell,
+      turn_state: cell,
+      pending_count: cell,
+      head: cell,
+      agent: cell,
+      ui: cell,
+    });
+    fc.assert(
+      fc.property(row, fc.array(fc.record({ data: cell }), { maxLength: 3 }), (r, steps) =>
+        readsOrRefuses(() => decodeRow(r, steps)),
+      ),
+      {
+        numRuns: 500,
+      },
+    );
+  });
+
+  it('deeply nested and huge stored documents are read or refused, never a stack overflow', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const row = {
+      id: 'deep',
+      version: 1,
+      title: '"t"',
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+      meta: '{}',
+      turn_state: null,
+      pending_count: 0,
+      head: '{"turn":null,"pending":[]}',
+      agent: deep,
+      ui: JSON.stringify('x'.repeat(20_000_000)),
+    };
+    readsOrRefuses(() => decodeRow(row, []));
+    readsOrRefuses(() => decodeSessionFile(`{"session":${deep}}`, 'deep', new Date()));
+  });
+});
+
+describe('round trips through a real store', () => {
+  const title = fc.string({ unit: 'binary', maxLength: 200 });
+  const meta = fc.dictionary(
+    fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/),
+    fc.string({ unit: 'binary', maxLength: 50 }),
+    { maxKeys: 5 },
+  );
+  const doc = fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.parse(JSON.stringify(v)));
+
+  it('SQLite keeps whatever it accepted, exactly', async () => {
+    const store = await createSqliteStore({ path: ':memory:' });
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(title, meta, doc, doc, async (t, m, agent, ui) => {
+        const id = `r${n++}`;
+        const made = await store.create({ id, title: t, meta: m, agent, ui });
+        expect(await store.get(id)).toEqual(made);
+        expect(made).toMatchObject({ title: t, meta: m, agent, ui });
+      }),
+      { numRuns: 150 },
+    );
+    await store.close();
+  });
+
+  it('JSON files keep whatever they accepted, exactly', async () => {
+    const store = await createJsonFileStore({ dir: await mkdtemp(join(tmpdir(), 'store-prop-')) });
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(title, meta, doc, async (t, m, agent) => {
+        const id = `r${n++}`;
+        const made = await store.create({ id, title: t, meta: m, agent });
+        expect(await store.get(id)).toEqual(made);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a document too deep to write is INVALID_INPUT, not a crash', async () => {
+    const store = await createSqliteStore({ path: ':memory:' });
+    let deep: unknown = [];
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    try {
+      await store.create({ id: 'deep', title: 't', agent: deep as never });
+      expect((await store.get('deep'))?.id).toBe('deep');
+    } catch (error) {
+      expect(isSessionStoreError(error, 'invalid-input')).toBe(true);
+    }
+    await store.close();
+  });
+});
