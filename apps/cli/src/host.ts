@@ -1,5 +1,6 @@
 import { clean } from './clean.js';
 import {
+  type AgentTool,
   type CodeagentClient,
   type CompactionDecision,
   createClient,
@@ -109,6 +110,8 @@ export class CliHost {
   #client: CodeagentClient;
   #mode: PermissionMode;
   #totals: SessionTotals = { inputTokens: 0, outputTokens: 0, cost: 0, priced: true, turns: 0 };
+  /** Tools beyond the built-ins (MCP servers'), registered again when `/model` rebuilds the client. */
+  readonly #extraTools: AgentTool<unknown>[] = [];
   private chosen: ChosenModel;
   readonly toolkit: BuiltinToolkit;
   /** File snapshots of each turn, for `/undo`. */
@@ -177,7 +180,7 @@ export class CliHost {
     const clientOptions = {
       model: chosen.resolved.model,
       cwd: this.options.cwd,
-      tools: this.checkpoints.wrap(this.toolkit.tools),
+      tools: [...this.checkpoints.wrap(this.toolkit.tools), ...this.#extraTools],
       permissionMode: this.#mode,
       contextWindow: chosen.contextWindow,
       maxOutputTokens: chosen.maxOutputTokens,
@@ -196,6 +199,15 @@ export class CliHost {
       ask: (name, input, id, context) => this.ask(name, input, id, context),
     });
     return client;
+  }
+
+  /**
+   * Registers a tool beyond the built-ins (an MCP server's) with the client and its gate; it stays across `/model`
+   * switches. Throws while a turn runs or on a duplicate name (the client's rules).
+   */
+  registerTool<Args>(tool: AgentTool<Args>): void {
+    this.#client.registerTool(tool);
+    this.#extraTools.push(tool as unknown as AgentTool<unknown>);
   }
 
   /** Switches the model mid-session (`/model`): the conversation, mode and tools carry over. */

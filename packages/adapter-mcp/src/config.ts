@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { McpAdapterError } from './errors.js';
 
@@ -34,6 +35,13 @@ export interface McpConfig {
   readonly servers: Readonly<Record<string, McpServerConfig>>;
   /** Entries left out, and variables that were not set. */
   readonly warnings: readonly string[];
+  /**
+   * For each valid server, {@link mcpServerFingerprint} of its entry as written (before `${VAR}` expansion): what a
+   * host remembers when the user approves a project's server, so a changed entry is asked about again.
+   */
+  readonly fingerprints: Readonly<Record<string, string>>;
+  /** For each valid server, its entry as written (for showing the user what a file asks to start). */
+  readonly entries: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** Options of {@link parseMcpConfig}. */
@@ -47,6 +55,24 @@ const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function canonical(value: unknown, depth = 0): string {
+  if (depth > 64) return 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(',')}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k], depth + 1)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * A stable digest (SHA-256, hex) of one `mcpServers` entry as written: key order does not matter, every other change
+ * (command, an argument, an env value, the URL, a header) gives a new fingerprint.
+ */
+export function mcpServerFingerprint(entry: unknown): string {
+  return createHash('sha256').update(canonical(entry)).digest('hex');
+}
 
 function expand(
   text: string,
@@ -91,9 +117,11 @@ export function parseMcpConfig(document: unknown, options: ParseMcpConfigOptions
   if (table === null) throw new McpAdapterError('INVALID_CONFIG', '"mcpServers" must be an object');
   const servers: Record<string, McpServerConfig> = {};
   const warnings: string[] = [];
+  const fingerprints: Record<string, string> = {};
+  const entries: Record<string, Record<string, unknown>> = {};
   for (const [name, raw] of Object.entries(table)) {
     const bad = (why: string) => warnings.push(`mcpServers.${name}: ${why}; server left out`);
-    if (!SERVER_NAME.test(name)) {
+    if (!SERVER_NAME.test(name) || name === '__proto__') {
       bad('a server name is 1-64 letters, digits, "_" or "-"');
       continue;
     }
@@ -156,10 +184,12 @@ export function parseMcpConfig(document: unknown, options: ParseMcpConfigOptions
       bad(`unknown type ${JSON.stringify(raw.type)} (stdio or http)`);
       continue;
     }
+    fingerprints[name] = mcpServerFingerprint(raw);
+    entries[name] = raw;
     for (const v of missing)
       warnings.push(`mcpServers.${name}: variable \${${v}} is not set (expanded to "")`);
   }
-  return { servers, warnings };
+  return { servers, warnings, fingerprints, entries };
 }
 
 /** Largest config file read (a config is a few kilobytes). */

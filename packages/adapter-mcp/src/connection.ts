@@ -114,6 +114,7 @@ export class McpServerConnection {
   #stderr = '';
   #tools: readonly McpToolInfo[] | undefined;
   #generation = 0;
+  #stdio: StdioClientTransport | undefined;
 
   /** Creates a connection; nothing is started until the first use. */
   constructor(name: string, config: McpServerConfig, options: McpConnectionOptions = {}) {
@@ -130,6 +131,14 @@ export class McpServerConnection {
   /** The captured tail of the server's stderr (cleaned of escapes); empty for HTTP servers. */
   get stderr(): string {
     return cleanServerText(this.#stderr);
+  }
+
+  /**
+   * The process id of a running stdio server, else `null`: hosts that must end it synchronously (an exit hook after
+   * a signal) kill it by this id; {@link close} is the normal, graceful way.
+   */
+  get pid(): number | null {
+    return this.#stdio?.pid ?? null;
   }
 
   /** The reason of the last failure, or `''`. */
@@ -331,6 +340,7 @@ export class McpServerConnection {
         : {}),
       ...(config.cwd ? { cwd: config.cwd } : {}),
     });
+    this.#stdio = transport;
     const max = this.#options.maxStderrBytes ?? 65_536;
     transport.stderr?.on('data', (chunk: Buffer | string) => {
       this.#stderr = (this.#stderr + chunk.toString()).slice(-max);

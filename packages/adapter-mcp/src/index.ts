@@ -11,6 +11,7 @@ export {
   type McpHttpServerConfig,
   type McpServerConfig,
   type McpStdioServerConfig,
+  mcpServerFingerprint,
   type ParseMcpConfigOptions,
   parseMcpConfig,
   readMcpConfigFile,
@@ -26,6 +27,18 @@ export {
 export { McpAdapterError, type McpAdapterErrorCode } from './errors.js';
 export { MCP_TOOL_PREFIX, mcpToolName } from './names.js';
 export { type McpSlashCommand, mcpSlashCommands } from './prompts.js';
+export {
+  type CollectedMcpServers,
+  type CollectMcpServersOptions,
+  collectMcpServers,
+  findProjectMcpFile,
+  type McpApproval,
+  type McpApprovalDecision,
+  McpApprovalStore,
+  type McpServerScope,
+  type McpServerSource,
+  PROJECT_MCP_FILE,
+} from './sources.js';
 export {
   DEFAULT_MAX_VALUE_CHARS,
   type McpResultLimits,
