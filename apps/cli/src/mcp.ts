@@ -238,9 +238,30 @@ export class CliMcp {
     return alive;
   }
 
-  /** Stops every server (stdin closed, then SIGTERM, then SIGKILL: the SDK's order). */
-  async close(): Promise<void> {
-    await Promise.all(this.#entries.map((e) => e.attached?.close()));
+  /**
+   * Stops every server: stdin closed, then SIGTERM (the SDK's order); one still running after `graceMs` is killed, so
+   * leaving never waits long for a server that ignores both.
+   */
+  async close(graceMs = 1000): Promise<void> {
+    // The ids first: closing forgets them.
+    const pids = this.#entries.map((e) => e.connection?.pid ?? null);
+    const closing = Promise.all(this.#entries.map((e) => e.attached?.close()));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), graceMs);
+    });
+    if ((await Promise.race([closing, late])) === 'late') {
+      for (const pid of pids) {
+        if (pid === null) continue;
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      await closing;
+    }
+    clearTimeout(timer);
   }
 }
 
