@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { constants, existsSync, lstatSync, realpathSync } from 'node:fs';
 import { chmod, mkdir, open, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { type McpServerConfig, type ParseMcpConfigOptions, readMcpConfigFile } from './config.js';
@@ -181,7 +181,8 @@ export class McpApprovalStore {
   async #read(): Promise<Record<string, Record<string, McpApproval>>> {
     let text: string;
     try {
-      const handle = await open(this.file, 'r');
+      // Non-blocking: a FIFO put in its place is refused at once instead of hanging the host.
+      const handle = await open(this.file, constants.O_RDONLY | constants.O_NONBLOCK);
       try {
         const info = await handle.stat();
         if (!info.isFile()) throw new Error('not a regular file');

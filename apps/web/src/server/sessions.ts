@@ -54,7 +54,7 @@ export class SessionManager {
     const options = {
       model,
       cwd: this.config.cwd,
-      tools: toolkit.tools,
+      tools: [...toolkit.tools, ...(this.config.tools?.() ?? [])],
       permissionMode: mode,
       contextWindow,
       maxOutputTokens,
