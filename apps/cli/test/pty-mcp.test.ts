@@ -7,7 +7,7 @@ import { type ChatRequest, type OpenAIServer, startOpenAIServer } from './chat-s
 import { BIN, tempRoot } from './run.js';
 import { TmuxSession } from './tmux.js';
 
-/** The fixture MCP server of adapter-mcp's tests (built with the MCP SDK; 16 tools and a `review` prompt). */
+/** The fixture MCP server of adapter-mcp's tests (built with the MCP SDK; 17 tools and a `review` prompt). */
 const FIXTURE = fileURLToPath(
   new URL('../../../packages/adapter-mcp/test/fixtures/server.mjs', import.meta.url),
 );
@@ -106,13 +106,13 @@ describe("the CLI with a project's .mcp.json, in a pseudo-terminal", () => {
     expect(screen).toContain(`env (as written): FIXTURE_PID_FILE=${pidFile}`);
     expect(existsSync(pidFile)).toBe(false);
     await cli.type('y');
-    await cli.waitFor(/mcp: fixture: ready · 16 tools · 1 prompt \(project · /);
+    await cli.waitFor(/mcp: fixture: ready · 17 tools · 1 prompt \(project · /);
     await cli.waitFor(/session \S+ · \/help/);
     const firstPid = await pidOf(pidFile);
     expect(alive(firstPid)).toBe(true);
     await cli.type('/mcp');
     await cli.keys('Enter');
-    await cli.waitFor(/› \/mcp\n {2}fixture: ready · 16 tools · 1 prompt \(project · /);
+    await cli.waitFor(/› \/mcp\n {2}fixture: ready · 17 tools · 1 prompt \(project · /);
     // The prompt is listed in /help and completes with Tab.
     await cli.type('/help');
     await cli.keys('Enter');
@@ -155,7 +155,7 @@ describe("the CLI with a project's .mcp.json, in a pseudo-terminal", () => {
     sessions.push(cli);
     screen = await cli.waitFor(/session \S+ · \/help/);
     expect(screen).not.toContain('wants to start');
-    expect(screen).toContain('mcp: fixture: ready · 16 tools');
+    expect(screen).toContain('mcp: fixture: ready · 17 tools');
     await cli.type('echo again');
     await cli.keys('Enter');
     screen = await cli.waitFor(/The fixture echoed it\.[\s\S]*completed \(stop\)/);
@@ -186,7 +186,7 @@ describe("the CLI with a project's .mcp.json, in a pseudo-terminal", () => {
     // Approving from the REPL starts it now.
     await cli.type('/mcp approve fixture');
     await cli.keys('Enter');
-    await cli.waitFor(/approved for \S+: fixture: ready · 16 tools/);
+    await cli.waitFor(/approved for \S+: fixture: ready · 17 tools/);
     const thirdPid = await pidOf(pidFile);
     await cli.type('/exit');
     await cli.keys('Enter');

@@ -73,13 +73,13 @@ describe('the web host takes the CLI MCP config', () => {
       startWebMcp({ cwd: work, dataDir: data, explicitFiles: [], approve: ['fixture'], env: {} }),
     );
     expect(approved.tools().map((t) => t.name)).toContain('mcp__fixture__echo');
-    expect(approved.lines).toEqual(['mcp: fixture ready · 16 tools']);
+    expect(approved.lines).toEqual(['mcp: fixture ready · 17 tools']);
     // The approval is the CLI's (same file): the next start needs no flag.
     expect(existsSync(join(data, 'mcp-approvals.json'))).toBe(true);
     const again = await started(
       startWebMcp({ cwd: work, dataDir: data, explicitFiles: [], approve: [], env: {} }),
     );
-    expect(again.lines).toEqual(['mcp: fixture ready · 16 tools']);
+    expect(again.lines).toEqual(['mcp: fixture ready · 17 tools']);
   }, 30_000);
 
   it('loads CODEAGENT_MCP_CONFIG and --mcp-config files without asking; a missing one is an error', async () => {
@@ -95,7 +95,7 @@ describe('the web host takes the CLI MCP config', () => {
         env: { CODEAGENT_MCP_CONFIG: file },
       }),
     );
-    expect(viaEnv.tools().length).toBe(16);
+    expect(viaEnv.tools().length).toBe(17);
     await expect(
       startWebMcp({
         cwd: work,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { McpAdapterError } from './errors.js';
+import type { McpOAuthConfig } from './oauth.js';
 
 /** A server started as a local process that speaks MCP over its stdio. */
 export interface McpStdioServerConfig {
@@ -24,6 +25,8 @@ export interface McpHttpServerConfig {
   readonly url: string;
   /** Headers sent with every request (e.g. `Authorization`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** OAuth settings (a pre-registered client, scopes, client credentials); sign-ins need the host's `oauth` option. */
+  readonly oauth?: McpOAuthConfig;
 }
 
 /** One entry of `mcpServers`. */
@@ -151,7 +154,31 @@ export function parseMcpConfig(document: unknown, options: ParseMcpConfigOptions
       }
       const h: Record<string, string> = {};
       for (const [k, v] of Object.entries(headers)) h[k] = expand(v, env, missing);
-      servers[name] = { type: 'http', url, headers: h };
+      let oauth: McpOAuthConfig | undefined;
+      if (raw.oauth !== undefined) {
+        const o = stringRecord(raw.oauth);
+        const known = new Set([
+          'clientId',
+          'clientSecret',
+          'clientMetadataUrl',
+          'scope',
+          'grant',
+          'privateKeyPem',
+          'signingAlgorithm',
+        ]);
+        if (!o || Object.keys(o).some((k) => !known.has(k))) {
+          bad(`"oauth" must map ${[...known].join(', ')} to strings`);
+          continue;
+        }
+        if (o.grant !== undefined && o.grant !== 'authorization_code' && o.grant !== 'client_credentials') {
+          bad('"oauth.grant" must be authorization_code or client_credentials');
+          continue;
+        }
+        const e: Record<string, string> = {};
+        for (const [k, v] of Object.entries(o)) e[k] = expand(v, env, missing);
+        oauth = e as McpOAuthConfig;
+      }
+      servers[name] = { type: 'http', url, headers: h, ...(oauth ? { oauth } : {}) };
     } else if (type === 'stdio' || type === undefined) {
       const args = raw.args === undefined ? [] : raw.args;
       const envTable = stringRecord(raw.env);

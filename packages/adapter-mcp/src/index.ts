@@ -24,8 +24,17 @@ export {
   McpServerConnection,
   type McpToolInfo,
 } from './connection.js';
+export type { McpElicitAnswer, McpElicitation, McpElicitField } from './elicit.js';
 export { McpAdapterError, type McpAdapterErrorCode } from './errors.js';
 export { MCP_TOOL_PREFIX, mcpToolName } from './names.js';
+export {
+  type McpAuthorizationRequest,
+  McpFileOAuthStore,
+  type McpOAuthConfig,
+  type McpOAuthOptions,
+  type McpOAuthRecord,
+  type McpOAuthStore,
+} from './oauth.js';
 export { type McpSlashCommand, mcpSlashCommands } from './prompts.js';
 export {
   type CollectedMcpServers,

@@ -1,8 +1,8 @@
-import { constants, existsSync, lstatSync, realpathSync } from 'node:fs';
-import { chmod, mkdir, open, rename, writeFile } from 'node:fs/promises';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type McpServerConfig, type ParseMcpConfigOptions, readMcpConfigFile } from './config.js';
 import { McpAdapterError } from './errors.js';
+import { readPrivateJson, writePrivateJson } from './files.js';
 
 /** Where a server definition came from; the order of precedence is `explicit`, then `user`, then `project`. */
 export type McpServerScope = 'explicit' | 'user' | 'project';
@@ -179,31 +179,8 @@ export class McpApprovalStore {
   }
 
   async #read(): Promise<Record<string, Record<string, McpApproval>>> {
-    let text: string;
-    try {
-      // Non-blocking: a FIFO put in its place is refused at once instead of hanging the host.
-      const handle = await open(this.file, constants.O_RDONLY | constants.O_NONBLOCK);
-      try {
-        const info = await handle.stat();
-        if (!info.isFile()) throw new Error('not a regular file');
-        if (info.size > MAX_APPROVALS_BYTES) throw new Error(`over ${MAX_APPROVALS_BYTES} bytes`);
-        text = await handle.readFile('utf8');
-      } finally {
-        await handle.close();
-      }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw new McpAdapterError(
-        'CONFIG_UNREADABLE',
-        `MCP approvals ${this.file} cannot be read: ${(error as Error).message}`,
-      );
-    }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      throw new McpAdapterError('CONFIG_UNREADABLE', `MCP approvals ${this.file} is not valid JSON`);
-    }
+    const data = await readPrivateJson(this.file, 'MCP approvals', MAX_APPROVALS_BYTES);
+    if (data === undefined) return Object.create(null);
     const workspaces = isRecord(data) ? data.workspaces : undefined;
     if (!isRecord(data) || data.version !== 1 || !isRecord(workspaces)) {
       throw new McpAdapterError(
@@ -272,10 +249,6 @@ export class McpApprovalStore {
   }
 
   async #write(all: Record<string, Record<string, McpApproval>>): Promise<void> {
-    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, `${JSON.stringify({ version: 1, workspaces: all }, null, 2)}\n`, { mode: 0o600 });
-    await chmod(tmp, 0o600);
-    await rename(tmp, this.file);
+    await writePrivateJson(this.file, { version: 1, workspaces: all });
   }
 }

@@ -7,6 +7,7 @@ it('pins the public export names and constants', () => {
     'MCP_TOOL_PREFIX',
     'McpAdapterError',
     'McpApprovalStore',
+    'McpFileOAuthStore',
     'McpServerConnection',
     'PROJECT_MCP_FILE',
     'attachMcpServers',
