@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is the .mcp.json expansion syntax under test
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,7 @@ describe('McpFileOAuthStore', () => {
         a: {
           type: 'http',
           url: 'https://a.invalid/mcp',
-          oauth: { clientId: 'id', clientSecret: '$' + '{S}' },
+          oauth: { clientId: 'id', clientSecret: '${S}' },
         },
         b: { type: 'http', url: 'https://b.invalid/mcp', oauth: { clientId: 'x', password: 'p' } },
         c: { type: 'http', url: 'https://c.invalid/mcp', oauth: { grant: 'implicit' } },
