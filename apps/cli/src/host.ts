@@ -210,6 +210,21 @@ export class CliHost {
     this.#extraTools.push(tool as unknown as AgentTool<unknown>);
   }
 
+  /**
+   * Runs a question to the user that may come in the middle of a turn (an MCP server's sign-in or form): the spinner
+   * stops, and typed keys go to the question instead of the queue of the next prompt.
+   */
+  async question<T>(ask: () => Promise<T>): Promise<T> {
+    this.spinner.clear();
+    const before = this.approvalActive;
+    this.approvalActive = true;
+    try {
+      return await ask();
+    } finally {
+      this.approvalActive = before;
+    }
+  }
+
   /** Switches the model mid-session (`/model`): the conversation, mode and tools carry over. */
   switchModel(chosen: ChosenModel): void {
     const saved: unknown = JSON.parse(this.#client.save());

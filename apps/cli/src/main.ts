@@ -238,6 +238,10 @@ export async function runCli(proc: CliProcess): Promise<number> {
         explicitFiles: options.mcpConfig.map((file) => resolve(proc.cwd, file)),
         approve: options.approveMcp,
         ask: asking ? askMcpApproval(io, color) : undefined,
+        // Sign-ins and servers' questions need the terminal; without it they fail or are declined.
+        user: asking
+          ? { stdout: io.stdout, keys: io.keys, color, question: (ask) => host.question(ask) }
+          : undefined,
         note: (line, warn) => {
           if (showProgress) info(line);
           else if (warn) proc.stderr.write(`codeagent: ${line}\n`);

@@ -5,18 +5,35 @@ import {
   collectMcpServers,
   type McpAttachTarget,
   McpApprovalStore,
+  type McpAuthorizationRequest,
+  type McpElicitAnswer,
+  type McpElicitation,
+  McpFileOAuthStore,
+  type McpOAuthOptions,
   type McpServerConnection,
   type McpServerSource,
   type McpSlashCommand,
   mcpSlashCommands,
 } from '@codeagent/adapter-mcp';
 import { clean } from './clean.js';
-import type { KeyInput } from './keys.js';
+import type { Key, KeyInput } from './keys.js';
+import { LoopbackSignIn, openInBrowser } from './mcp-auth.js';
 
 /** The user's own MCP file in the data dir (the `.mcp.json` format). */
 export const USER_MCP_FILE = 'mcp.json';
 /** Where the answers about project servers are kept (the data dir; never the project). */
 export const MCP_APPROVALS_FILE = 'mcp-approvals.json';
+/** Where OAuth tokens of MCP servers are kept (the data dir, 0600). */
+export const MCP_TOKENS_FILE = 'mcp-tokens.json';
+
+/** How the CLI talks to the user mid-session (a terminal); absent in `-p`, `--json` and piped runs. */
+export interface McpUserIO {
+  readonly stdout: NodeJS.WritableStream;
+  readonly keys: KeyInput;
+  readonly color: boolean;
+  /** Runs a question while a turn may be running: the spinner stops, typed keys go to the question. */
+  readonly question: <T>(ask: () => Promise<T>) => Promise<T>;
+}
 
 /** Why a configured server is not running. */
 type Held = 'not approved' | 'denied';
@@ -48,6 +65,8 @@ export interface CliMcpOptions {
   readonly note: (line: string, warn: boolean) => void;
   /** The environment for `${VAR}` expansion. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The terminal, for sign-ins and servers' questions; without it sign-ins fail and questions are declined. */
+  readonly user?: McpUserIO | undefined;
 }
 
 /**
@@ -61,6 +80,8 @@ export class CliMcp {
   readonly #target: McpAttachTarget;
   readonly #store: McpApprovalStore;
   readonly #workspace: string | null;
+  readonly #connection: Pick<McpToolOptionsLike, 'oauth' | 'elicit'>;
+  readonly #loopback: LoopbackSignIn | null;
   #commands: McpSlashCommand[] | null = null;
 
   private constructor(
@@ -68,11 +89,15 @@ export class CliMcp {
     entries: Entry[],
     store: McpApprovalStore,
     workspace: string | null,
+    connection: Pick<McpToolOptionsLike, 'oauth' | 'elicit'>,
+    loopback: LoopbackSignIn | null,
   ) {
     this.#target = target;
     this.#entries = entries;
     this.#store = store;
     this.#workspace = workspace;
+    this.#connection = connection;
+    this.#loopback = loopback;
   }
 
   /** Reads the config, settles which project servers may start (asking when it can), and starts them. */
@@ -123,7 +148,39 @@ export class CliMcp {
         true,
       );
     }
-    const mcp = new CliMcp(target, entries, store, workspace);
+    // OAuth sign-ins for HTTP servers that ask for one: a loopback redirect, the URL shown (and opened on a desktop).
+    const http = entries.some((e) => e.source.config.type === 'http');
+    const loopback = http ? await LoopbackSignIn.start() : null;
+    const user = options.user;
+    const oauth: McpOAuthOptions | undefined =
+      loopback === null
+        ? undefined
+        : {
+            store: new McpFileOAuthStore(join(options.dataDir, MCP_TOKENS_FILE)),
+            redirectUrl: loopback.redirectUrl,
+            authorize: (request) =>
+              user
+                ? signIn(user, loopback, request, options.env)
+                : Promise.reject(new Error(noTerminal(request))),
+          };
+    const elicit = async (request: McpElicitation): Promise<McpElicitAnswer> => {
+      if (!user) {
+        options.note(
+          `mcp: ${clean(request.server)} asked "${clean(request.message).slice(0, 120)}": declined (no terminal to ask at)`,
+          true,
+        );
+        return { action: 'decline' };
+      }
+      return user.question(() => askMcpForm(user, request));
+    };
+    const mcp = new CliMcp(
+      target,
+      entries,
+      store,
+      workspace,
+      { ...(oauth ? { oauth } : {}), elicit },
+      loopback,
+    );
     const starting = entries.filter((e) => e.held === null);
     if (starting.length > 0) {
       await Promise.all(starting.map((e) => mcp.#attach(e)));
@@ -136,7 +193,11 @@ export class CliMcp {
   }
 
   async #attach(entry: Entry): Promise<void> {
-    const attached = await attachMcpServers(this.#target, { [entry.source.name]: entry.source.config });
+    const attached = await attachMcpServers(
+      this.#target,
+      { [entry.source.name]: entry.source.config },
+      this.#connection,
+    );
     entry.attached = attached;
     entry.connection = attached.connections[0] ?? null;
     this.#commands = null;
@@ -262,6 +323,7 @@ export class CliMcp {
       await closing;
     }
     clearTimeout(timer);
+    await this.#loopback?.close();
   }
 }
 
@@ -332,4 +394,145 @@ export function askMcpApproval(
     );
     return answer;
   };
+}
+
+type McpToolOptionsLike = Parameters<typeof attachMcpServers>[2] & object;
+
+function noTerminal(request: McpAuthorizationRequest): string {
+  return `MCP server ${request.server} needs you to sign in, and there is no terminal to do it: run codeagent in a terminal once (the tokens are kept for later runs)`;
+}
+
+/** One sign-in: the URL on the screen (and in the browser on a desktop); Esc cancels; 5 minutes at most. */
+async function signIn(
+  user: McpUserIO,
+  loopback: LoopbackSignIn,
+  request: McpAuthorizationRequest,
+  env: NodeJS.ProcessEnv | Readonly<Record<string, string | undefined>>,
+): Promise<string> {
+  return user.question(async () => {
+    const b = (s: string) => (user.color ? `\u001b[1m${s}\u001b[0m` : s);
+    user.stdout.write(
+      `${b(`MCP server ${clean(request.server)} asks you to sign in.`)} Open this address in a browser (Esc cancels):\n  ${clean(request.url.href)}\n`,
+    );
+    openInBrowser(request.url, env as NodeJS.ProcessEnv);
+    const cancel = new AbortController();
+    const release = user.keys.capture((key: Key) => {
+      if (key.name === 'escape' || (key.ctrl && key.name === 'c')) cancel.abort();
+    });
+    try {
+      const code = await loopback.wait(request, { timeoutMs: 5 * 60_000, signal: cancel.signal });
+      user.stdout.write(`signed in to ${clean(request.server)}\n`);
+      return code;
+    } catch (error) {
+      user.stdout.write(`not signed in: ${clean((error as Error).message)}\n`);
+      throw error;
+    } finally {
+      release();
+    }
+  });
+}
+
+/** Reads one line from raw keys: printable text, Backspace, Enter; Esc (decline) or Ctrl+C (cancel) give `null`. */
+function readLine(user: McpUserIO): Promise<{ text: string } | { stop: 'decline' | 'cancel' }> {
+  return new Promise((resolve) => {
+    let text = '';
+    const release = user.keys.capture((key: Key) => {
+      if (key.name === 'return' || key.name === 'enter') {
+        release();
+        user.stdout.write('\n');
+        resolve({ text });
+      } else if (key.name === 'escape' || (key.ctrl && key.name === 'c')) {
+        release();
+        user.stdout.write('\n');
+        resolve({ stop: key.name === 'escape' ? 'decline' : 'cancel' });
+      } else if (key.name === 'backspace') {
+        if (text.length > 0) {
+          text = text.slice(0, -1);
+          user.stdout.write('\b \b');
+        }
+      } else if (!key.ctrl && key.sequence && /^[^\u0000-\u001f\u007f]+$/u.test(key.sequence)) {
+        text += key.sequence;
+        user.stdout.write(clean(key.sequence));
+      }
+    });
+  });
+}
+
+/**
+ * A server's form, asked field by field: the cleaned message, then each field with its type, choices, default and
+ * whether it is required; an empty line leaves a field out (its default applies). Esc declines the whole form,
+ * Ctrl+C cancels it; nothing is sent until the user confirms.
+ */
+export async function askMcpForm(user: McpUserIO, request: McpElicitation): Promise<McpElicitAnswer> {
+  const b = (s: string) => (user.color ? `\u001b[1m${s}\u001b[0m` : s);
+  const out = (s: string) => user.stdout.write(s);
+  out(`\n${b(`MCP server ${clean(request.server)} asks:`)} ${clean(request.message)}\n`);
+  out('(Enter leaves a field empty, Esc declines, Ctrl+C cancels)\n');
+  const content: Record<string, string | number | boolean> = {};
+  for (const f of request.fields) {
+    const hints = [
+      f.type === 'boolean' ? 'y/n' : f.enum ? `one of ${f.enum.map(clean).join(', ')}` : f.type,
+      ...(f.default !== undefined ? [`default ${clean(String(f.default))}`] : []),
+      ...(f.required ? ['required'] : []),
+    ];
+    for (;;) {
+      out(
+        `  ${b(clean(f.title))}${f.description ? ` (${clean(f.description).slice(0, 200)})` : ''} [${hints.join(', ')}]: `,
+      );
+      const line = await readLine(user);
+      if ('stop' in line) {
+        out(line.stop === 'decline' ? 'declined\n' : 'cancelled\n');
+        return { action: line.stop };
+      }
+      const text = line.text.trim();
+      if (text === '') {
+        if (f.required && f.default === undefined) {
+          out('  this field is required\n');
+          continue;
+        }
+        break;
+      }
+      const value = parseField(f.type, f.enum, text);
+      if (value === undefined) {
+        out(`  not a valid ${f.enum ? 'choice' : f.type}\n`);
+        continue;
+      }
+      content[f.name] = value;
+      break;
+    }
+  }
+  out(`${b('Send these answers?')}  ${b('[y]')} send  ${b('[n]')} decline  `);
+  const send = await new Promise<boolean>((resolve) => {
+    const release = user.keys.capture((key: Key) => {
+      const name = (key.name ?? '').toLowerCase();
+      if (name !== 'y' && name !== 'n' && name !== 'escape' && !(key.ctrl && name === 'c')) return;
+      release();
+      resolve(name === 'y');
+    });
+  });
+  out(send ? 'sent\n' : 'declined\n');
+  return send ? { action: 'accept', content } : { action: 'decline' };
+}
+
+function parseField(
+  type: McpElicitation['fields'][number]['type'],
+  choices: readonly string[] | undefined,
+  text: string,
+): string | number | boolean | undefined {
+  switch (type) {
+    case 'boolean':
+      return /^(y|yes|true)$/iu.test(text) ? true : /^(n|no|false)$/iu.test(text) ? false : undefined;
+    case 'integer':
+    case 'number': {
+      const n = /^-?\d+(\.\d+)?$/u.test(text) ? Number(text) : Number.NaN;
+      if (!Number.isFinite(n) || (type === 'integer' && !Number.isInteger(n))) return undefined;
+      return n;
+    }
+    case 'string':
+      return choices && !choices.includes(text) ? undefined : text;
+    default: {
+      const never: never = type;
+      return never;
+    }
+  }
 }

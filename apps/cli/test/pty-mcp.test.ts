@@ -1,4 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,9 +14,19 @@ const FIXTURE = fileURLToPath(
   new URL('../../../packages/adapter-mcp/test/fixtures/server.mjs', import.meta.url),
 );
 
+const require = createRequire(import.meta.url);
+/** The MCP conformance suite's runner: in interactive mode it serves one scenario (here an OAuth-protected server). */
+const CONFORMANCE = (() => {
+  const pkg = require.resolve('@modelcontextprotocol/conformance/package.json');
+  const bin = (require(pkg) as { bin: Record<string, string> }).bin.conformance as string;
+  return join(pkg, '..', bin);
+})();
+
+const children: ChildProcess[] = [];
 const sessions: TmuxSession[] = [];
 const servers: OpenAIServer[] = [];
 afterEach(async () => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
   await Promise.all(sessions.splice(0).map((s) => s.close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
@@ -192,5 +204,113 @@ describe("the CLI with a project's .mcp.json, in a pseudo-terminal", () => {
     await cli.keys('Enter');
     expect(await cli.waitForExit()).toBe(0);
     expect(await gone(thirdPid)).toBe(true);
+  }, 120_000);
+});
+
+/** Starts the conformance suite's OAuth-protected server (authorization server included); resolves with its URL. */
+async function oauthServer(): Promise<string> {
+  const child = spawn(process.execPath, [CONFORMANCE, 'client', '--scenario', 'auth/metadata-default'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const read = (d: Buffer) => {
+      out += d.toString();
+      const m = /Server URL: (\S+)/u.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', () => reject(new Error(`the conformance server exited: ${out}`)));
+  });
+}
+
+describe('MCP sign-ins and questions, in a pseudo-terminal', () => {
+  it("signs in to an OAuth server through the loopback redirect (tokens kept, 0600), and answers a server's form", async () => {
+    const { root, home, work, data } = await tempRoot('codeagent-mcp-oauth-');
+    const url = await oauthServer();
+    const file = join(root, 'servers.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        mcpServers: { docs: { type: 'http', url }, fixture: { command: 'node', args: [FIXTURE, 'stdio'] } },
+      }),
+    );
+    await writeFile(join(data, 'settings.json'), JSON.stringify({ rules: { allow: ['mcp__fixture__ask'] } }));
+    const model = await startOpenAIServer({
+      replies: (request) =>
+        hadToolResult(request)
+          ? { text: 'Deploying as you said.' }
+          : { tools: [{ name: 'mcp__fixture__ask', args: {} }] },
+    });
+    servers.push(model);
+    const start = () =>
+      TmuxSession.start({
+        command: ['node', BIN, '--cwd', work, '--data-dir', data, '--mcp-config', file],
+        cwd: work,
+        env: {
+          TERM: 'xterm-256color',
+          HOME: home,
+          NO_COLOR: '1',
+          CODEAGENT_BASE_URL: model.baseURL,
+          CODEAGENT_MODEL: 'gpt-4o',
+        },
+        logDir: root,
+        width: 200,
+      });
+    let cli = await start();
+    sessions.push(cli);
+    const screen = await cli.waitFor(/Open this address in a browser \(Esc cancels\):\n {2}(\S+)/);
+    expect(screen).toContain('MCP server docs asks you to sign in.');
+    const authorize = new URL(
+      /Open this address in a browser \(Esc cancels\):\n {2}(\S+)/.exec(screen)?.[1] ?? '',
+    );
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    // The browser: the authorization server signs the user in and sends it back to the CLI's loopback redirect.
+    const back = (await fetch(authorize, { redirect: 'manual' })).headers.get('location') ?? '';
+    expect(back.startsWith(authorize.searchParams.get('redirect_uri') ?? 'none')).toBe(true);
+    const page = await fetch(back);
+    expect(page.status).toBe(200);
+    await cli.waitFor('signed in to docs');
+    await cli.waitFor(/mcp: docs: ready · 1 tool \(explicit · /);
+    await cli.waitFor(/session \S+ · \/help/);
+    const tokens = join(data, 'mcp-tokens.json');
+    expect((await stat(tokens)).mode & 0o777).toBe(0o600);
+    expect(await readFile(tokens, 'utf8')).toContain('test-token-');
+
+    // The server asks a question mid-call: the CLI asks field by field; a default fills what is left empty.
+    await cli.type('deploy it');
+    await cli.keys('Enter');
+    await cli.waitFor('MCP server fixture asks: Which environment?');
+    await cli.waitFor('Environment [one of staging, prod, required]: ');
+    await cli.type('nowhere');
+    await cli.keys('Enter');
+    await cli.waitFor('not a valid choice');
+    await cli.type('prod');
+    await cli.keys('Enter');
+    await cli.waitFor('Replicas [integer, default 2]: ');
+    await cli.keys('Enter');
+    await cli.waitFor('Really? [y/n]: ');
+    await cli.type('y');
+    await cli.keys('Enter');
+    await cli.waitFor('Send these answers?');
+    await cli.type('y');
+    const answered = await cli.waitFor('Deploying as you said.');
+    expect(answered).toContain('{"action":"accept","content":{"env":"prod","confirm":true,"replicas":2}}');
+    await cli.type('/exit');
+    await cli.keys('Enter');
+    expect(await cli.waitForExit()).toBe(0);
+
+    // The next run signs in with the kept tokens: no address to open.
+    cli = await start();
+    sessions.push(cli);
+    const again = await cli.waitFor(/session \S+ · \/help/);
+    expect(again).toContain('mcp: docs: ready · 1 tool');
+    expect(again).not.toContain('asks you to sign in');
+    await cli.type('/exit');
+    await cli.keys('Enter');
+    expect(await cli.waitForExit()).toBe(0);
   }, 120_000);
 });

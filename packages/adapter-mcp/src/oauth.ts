@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
@@ -175,6 +176,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     await this.#update(({ codeVerifier: _done, ...r }) => ({ ...r, tokens }));
+  }
+
+  /** A fresh unguessable `state` per sign-in: the host's redirect listener takes only the answer carrying it. */
+  state(): string {
+    return randomBytes(24).toString('base64url');
   }
 
   redirectToAuthorization(url: URL): void {
