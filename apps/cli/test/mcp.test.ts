@@ -171,6 +171,33 @@ describe('MCP servers in one-shot runs (-p)', () => {
   }, 60_000);
 });
 
+describe("a server's question without a terminal", () => {
+  it('-p declines it and says so on stderr; the server gets the decline', async () => {
+    const { root, home, work, data } = await tempRoot('codeagent-mcp-ask-');
+    const file = join(root, 'servers.json');
+    await writeFile(file, serverFile(join(root, 'pid')));
+    await writeFile(join(data, 'settings.json'), JSON.stringify({ rules: { allow: ['mcp__fixture__ask'] } }));
+    const model = await startOpenAIServer({
+      replies: (request) =>
+        hadToolResult(request)
+          ? { text: 'Nothing to do.' }
+          : { tools: [{ name: 'mcp__fixture__ask', args: {} }] },
+    });
+    servers.push(model);
+    const run = await runBin(['-p', 'deploy', '--cwd', work, '--data-dir', data, '--mcp-config', file], {
+      HOME: home,
+      CODEAGENT_BASE_URL: model.baseURL,
+      CODEAGENT_MODEL: 'gpt-4o',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Nothing to do.\n');
+    expect(run.stderr).toContain(
+      'codeagent: mcp: fixture asked "Which environment?": declined (no terminal to ask at)',
+    );
+    expect(JSON.stringify(model.requests.at(-1)?.body.messages)).toContain('\\"action\\":\\"decline\\"');
+  }, 60_000);
+});
+
 describe('MCP servers end with the CLI', () => {
   for (const how of ['end of input', 'SIGTERM', 'SIGHUP'] as const) {
     it(`a server that ignores SIGTERM and the end of its stdin is gone after the CLI exits (${how})`, async () => {

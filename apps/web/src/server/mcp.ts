@@ -5,6 +5,7 @@ import {
   attachMcpServers,
   collectMcpServers,
   McpApprovalStore,
+  McpFileOAuthStore,
 } from '@codeagent/adapter-mcp';
 import type { AgentTool } from '@codeagent/agent-core';
 
@@ -72,7 +73,18 @@ export async function startWebMcp(options: WebMcpOptions): Promise<WebMcp> {
     }
     start[s.name] = s.config;
   }
-  const attached: AttachedMcpServers = await attachMcpServers(target, start);
+  // Tokens the CLI got for OAuth servers are used here too; a sign-in needs the CLI's terminal.
+  const attached: AttachedMcpServers = await attachMcpServers(target, start, {
+    oauth: {
+      store: new McpFileOAuthStore(join(options.dataDir, 'mcp-tokens.json')),
+      redirectUrl: 'http://127.0.0.1/callback',
+      authorize: async ({ server }) => {
+        throw new Error(`MCP server ${server} needs you to sign in: do it once in the codeagent CLI`);
+      },
+    },
+    // Servers' questions have no one to answer them here.
+    elicit: async () => ({ action: 'decline' }),
+  });
   for (const f of attached.failures) lines.push(`mcp: ${f.server} failed: ${f.reason}`);
   for (const c of attached.connections) {
     if (c.state !== 'ready') continue;
