@@ -416,6 +416,7 @@ export class CliHost {
             else write(line);
             break;
           }
+          case 'tool-output':
           case 'usage':
             break;
           case 'tick':

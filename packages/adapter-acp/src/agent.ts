@@ -545,6 +545,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       case 'compaction':
         log(`session ${s.id}: compaction ${event.decision.action}: ${event.decision.reason}`);
         return;
+      case 'tool-output':
       case 'tick':
       case 'end':
         return;

@@ -197,6 +197,7 @@ export function createEventMapper(options: EventMapperOptions = {}): EventMapper
         // A recovered error (a retry, a note) is not a stream error: the turn goes on.
         if (event.recovered) return [];
         return [...closeParts(), { type: 'error', errorText: event.message }];
+      case 'tool-output':
       case 'usage':
       case 'tick':
       case 'compaction':

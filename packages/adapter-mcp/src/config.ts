@@ -107,17 +107,17 @@ function stringRecord(v: unknown): Record<string, string> | undefined {
  * args, env}}}` or `{name: {type: 'http', url, headers}}`, with `${VAR}` and `${VAR:-default}` expanded in commands,
  * arguments, URLs, env values and headers. The top level may also be the `mcpServers` object itself. A bad entry
  * is left out with a warning naming it; a document that is not an object throws {@link McpAdapterError}
- * `INVALID_CONFIG`.
+ * `invalid-config`.
  */
 export function parseMcpConfig(document: unknown, options: ParseMcpConfigOptions = {}): McpConfig {
   const env = options.env ?? process.env;
-  if (!isRecord(document)) throw new McpAdapterError('INVALID_CONFIG', 'an MCP config must be a JSON object');
+  if (!isRecord(document)) throw new McpAdapterError('invalid-config', 'an MCP config must be a JSON object');
   const table = isRecord(document.mcpServers)
     ? document.mcpServers
     : document.mcpServers === undefined
       ? document
       : null;
-  if (table === null) throw new McpAdapterError('INVALID_CONFIG', '"mcpServers" must be an object');
+  if (table === null) throw new McpAdapterError('invalid-config', '"mcpServers" must be an object');
   const servers: Record<string, McpServerConfig> = {};
   const warnings: string[] = [];
   const fingerprints: Record<string, string> = {};
@@ -225,7 +225,7 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 /**
  * Reads and parses an MCP config file, failing closed: a file that is not a regular file (a FIFO is opened
  * non-blocking and refused, a directory or device too), is over 1 MiB, is not UTF-8 JSON, or cannot be read throws
- * {@link McpAdapterError} `CONFIG_UNREADABLE` naming the file. A missing file throws too: the caller decides whether
+ * {@link McpAdapterError} `config-unreadable` naming the file. A missing file throws too: the caller decides whether
  * a missing file matters (`--mcp-config` does; a project's optional `.mcp.json` is checked with `existsSync` first).
  */
 export function readMcpConfigFile(path: string, options: ParseMcpConfigOptions = {}): McpConfig {
@@ -247,7 +247,7 @@ export function readMcpConfigFile(path: string, options: ParseMcpConfigOptions =
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, read));
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new McpAdapterError('CONFIG_UNREADABLE', `MCP config ${path} cannot be read: ${why}`, {
+    throw new McpAdapterError('config-unreadable', `MCP config ${path} cannot be read: ${why}`, {
       cause: error,
     });
   } finally {
@@ -258,13 +258,13 @@ export function readMcpConfigFile(path: string, options: ParseMcpConfigOptions =
     document = JSON.parse(text);
   } catch (error) {
     throw new McpAdapterError(
-      'CONFIG_UNREADABLE',
+      'config-unreadable',
       `MCP config ${path} is not valid JSON: ${(error as Error).message}`,
     );
   }
   try {
     return parseMcpConfig(document, options);
   } catch (error) {
-    throw new McpAdapterError('INVALID_CONFIG', `MCP config ${path}: ${(error as Error).message}`);
+    throw new McpAdapterError('invalid-config', `MCP config ${path}: ${(error as Error).message}`);
   }
 }

@@ -211,11 +211,11 @@ export class McpServerConnection {
       return result;
     } catch (error) {
       if (options.signal?.aborted)
-        throw new McpAdapterError('TOOL_CALL_FAILED', `${tool} was aborted`, { cause: error });
+        throw new McpAdapterError('tool-call-failed', `${tool} was aborted`, { cause: error });
       // A timeout, a crash or a malformed answer: the server is restarted on the next use.
       if (generation === this.#generation) this.#fail(error);
       throw new McpAdapterError(
-        'TOOL_CALL_FAILED',
+        'tool-call-failed',
         `MCP server ${this.name}: ${tool} failed: ${errorText(error)}`,
         {
           cause: error,
@@ -257,7 +257,7 @@ export class McpServerConnection {
         .join('\n\n');
     } catch (error) {
       throw new McpAdapterError(
-        'PROMPT_FAILED',
+        'prompt-failed',
         `MCP server ${this.name}: prompt ${prompt} failed: ${errorText(error)}`,
       );
     }
@@ -294,7 +294,7 @@ export class McpServerConnection {
     const wait = this.#retryAt - Date.now();
     if (this.#state === 'failed' && wait > 0) {
       throw new McpAdapterError(
-        'SERVER_UNAVAILABLE',
+        'server-unavailable',
         `MCP server ${this.name} failed (${this.#lastError}); it is restarted in ${Math.ceil(wait / 1000)} s`,
       );
     }
@@ -304,7 +304,7 @@ export class McpServerConnection {
       (client) => {
         if (generation !== this.#generation) {
           void client.close().catch(() => undefined);
-          throw new McpAdapterError('SERVER_UNAVAILABLE', `MCP server ${this.name} was closed`);
+          throw new McpAdapterError('server-unavailable', `MCP server ${this.name} was closed`);
         }
         this.#client = client;
         this.#connecting = undefined;
@@ -314,7 +314,7 @@ export class McpServerConnection {
       (error: unknown) => {
         if (generation === this.#generation) this.#fail(error);
         throw new McpAdapterError(
-          'SERVER_UNAVAILABLE',
+          'server-unavailable',
           `MCP server ${this.name} could not start: ${errorText(error)}`,
           {
             cause: error,

@@ -1,11 +1,11 @@
 /** Stable codes of {@link McpAdapterError}. */
 export type McpAdapterErrorCode =
-  | 'INVALID_CONFIG'
-  | 'CONFIG_UNREADABLE'
-  | 'SERVER_UNAVAILABLE'
-  | 'TOOL_CALL_FAILED'
-  | 'TOOL_NOT_OFFERED'
-  | 'PROMPT_FAILED';
+  | 'invalid-config'
+  | 'config-unreadable'
+  | 'server-unavailable'
+  | 'tool-call-failed'
+  | 'tool-not-offered'
+  | 'prompt-failed';
 
 /** The one error type of `@codeagent/adapter-mcp`, with a stable `code`. */
 export class McpAdapterError extends Error {

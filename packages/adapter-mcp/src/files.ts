@@ -6,7 +6,7 @@ import { McpAdapterError } from './errors.js';
 /**
  * Reads a small JSON file of the user's own (approvals, tokens) fail-closed: non-blocking open (a FIFO put in its
  * place is refused at once), regular files only, at most `maxBytes`. `undefined` when it does not exist; any other
- * problem throws {@link McpAdapterError} `CONFIG_UNREADABLE` naming the file and `what` it is.
+ * problem throws {@link McpAdapterError} `config-unreadable` naming the file and `what` it is.
  */
 export async function readPrivateJson(file: string, what: string, maxBytes: number): Promise<unknown> {
   let text: string;
@@ -23,14 +23,14 @@ export async function readPrivateJson(file: string, what: string, maxBytes: numb
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new McpAdapterError(
-      'CONFIG_UNREADABLE',
+      'config-unreadable',
       `${what} ${file} cannot be read: ${(error as Error).message}`,
     );
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new McpAdapterError('CONFIG_UNREADABLE', `${what} ${file} is not valid JSON`);
+    throw new McpAdapterError('config-unreadable', `${what} ${file} is not valid JSON`);
   }
 }
 

@@ -184,7 +184,7 @@ export class McpApprovalStore {
     const workspaces = isRecord(data) ? data.workspaces : undefined;
     if (!isRecord(data) || data.version !== 1 || !isRecord(workspaces)) {
       throw new McpAdapterError(
-        'CONFIG_UNREADABLE',
+        'config-unreadable',
         `MCP approvals ${this.file} is not an approvals file ({"version": 1, "workspaces": {...}})`,
       );
     }

@@ -39,6 +39,33 @@ export interface McpToolOptions extends McpResultLimits {
   readonly onProgress?: (event: { callId: string; tool: string; progress: McpProgress }) => void;
 }
 
+/** Live progress text of one call at most (a server may send any number of notifications). */
+const MCP_PROGRESS_OUTPUT_LIMIT = 16 * 1024;
+
+/** One progress notification as a line of live output: `message (3/10)`, `(3)` without a total or message. */
+function progressLine(p: McpProgress): string {
+  const count = typeof p.total === 'number' ? `${p.progress}/${p.total}` : `${p.progress}`;
+  const message = p.message === undefined ? '' : clipServerText(p.message, 200).replace(/\s+/g, ' ').trim();
+  return message === '' ? `(${count})\n` : `${message} (${count})\n`;
+}
+
+/**
+ * Progress notifications into the call's live output (`ctx.output`, the `tool-output` event) as stderr lines,
+ * within {@link MCP_PROGRESS_OUTPUT_LIMIT} characters per call; the model never sees them.
+ */
+function progressOutput(output: NonNullable<ToolContext['output']>): (p: McpProgress) => void {
+  let left = MCP_PROGRESS_OUTPUT_LIMIT;
+  return (p) => {
+    const line = progressLine(p);
+    if (line.length > left) {
+      left = 0;
+      return;
+    }
+    left -= line.length;
+    output({ stream: 'stderr', text: line });
+  };
+}
+
 /** The capability a tool gets: per-tool override, per-server override, trusted read-only hint, else `exec`. */
 export function mcpToolCapability(tool: McpToolInfo, policy: McpServerPolicy = {}): Capability {
   const own = policy.tools?.[tool.name]?.capability;
@@ -67,16 +94,19 @@ function agentTool(
     inputSchema: jsonSchema<Record<string, unknown>>(tool.inputSchema as never),
     capability,
     async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+      const live = ctx.output ? progressOutput(ctx.output) : undefined;
+      const onProgress =
+        options.onProgress || live
+          ? (progress: McpProgress) => {
+              options.onProgress?.({ callId: ctx.callId, tool: name, progress });
+              live?.(progress);
+            }
+          : undefined;
       try {
         const raw = await connection.callTool(tool.name, isRecord(args) ? args : {}, {
           signal: ctx.signal,
           ...(policy.timeoutMs !== undefined ? { timeoutMs: policy.timeoutMs } : {}),
-          ...(options.onProgress
-            ? {
-                onProgress: (progress: McpProgress) =>
-                  options.onProgress?.({ callId: ctx.callId, tool: name, progress }),
-              }
-            : {}),
+          ...(onProgress ? { onProgress } : {}),
         });
         return mcpResultToToolResult(raw, { server, tool: label }, options);
       } catch (error) {

@@ -128,3 +128,58 @@ describe('MCP tools in a codeagent turn, governed by the gate', () => {
     ]);
   });
 });
+
+describe('MCP progress as live output', () => {
+  it('progress notifications become tool-output lines between the request and the result', async () => {
+    const client = createClient({
+      model: callingModel('mcp__fixture__slow', { steps: 4 }),
+      registerTools: false,
+    });
+    attached = await attachMcpServers(client, { fixture: stdioFixture }, { restartDelayMs: 50 });
+    installPermissionGate(client, { mode: 'bypass' });
+    const order: string[] = [];
+    const lines: string[] = [];
+    const result = await stream(client, 'go', {
+      onToolRequest: () => order.push('request'),
+      onToolOutput: (e) => {
+        order.push('output');
+        expect(e.stream).toBe('stderr');
+        lines.push(e.text);
+      },
+      onToolResult: (e) => {
+        order.push('result');
+        // The model gets the tool's answer only, never the progress lines.
+        expect(e.value).toBe('done 4');
+      },
+    });
+    expect(result.stopReason).toBe('completed');
+    // The last notification may race the answer (the SDK drops the handler with it).
+    expect(lines.join('')).toMatch(/^step 1 \(1\/4\)\nstep 2 \(2\/4\)\nstep 3 \(3\/4\)\n/);
+    expect(order[0]).toBe('request');
+    expect(order.at(-1)).toBe('result');
+    expect(order.filter((x) => x === 'result')).toHaveLength(1);
+  });
+});
+
+describe('MCP progress from a hostile server', () => {
+  it('is cleaned, kept on one line each, and bounded per call', async () => {
+    const client = createClient({ model: callingModel('mcp__fixture__noisy', {}), registerTools: false });
+    attached = await attachMcpServers(client, { fixture: stdioFixture }, { restartDelayMs: 50 });
+    installPermissionGate(client, { mode: 'bypass' });
+    let live = '';
+    let value = '';
+    await stream(client, 'go', {
+      onToolOutput: (e) => {
+        live += e.text;
+      },
+      onToolResult: (e) => {
+        value = e.value;
+      },
+    });
+    expect(value).toBe('noisy done');
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.length).toBeLessThanOrEqual(16 * 1024);
+    expect(live).not.toMatch(/[\u001b\u202e]/);
+    for (const line of live.split('\n').filter(Boolean)) expect(line).toMatch(/^evil line x+… \(\d+\)$/);
+  });
+});

@@ -31,10 +31,10 @@ describe('McpServerConnection over stdio (a real server process)', () => {
 
   it('a crash mid-call is an error, and the server is restarted on the next use', async () => {
     const c = connect();
-    await expect(c.callTool('crash', {})).rejects.toMatchObject({ code: 'TOOL_CALL_FAILED' });
+    await expect(c.callTool('crash', {})).rejects.toMatchObject({ code: 'tool-call-failed' });
     expect(c.state).toBe('failed');
     // During the backoff the server is not hammered: a clear error says when it restarts.
-    await expect(c.callTool('echo', { text: 'x' })).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE' });
+    await expect(c.callTool('echo', { text: 'x' })).rejects.toMatchObject({ code: 'server-unavailable' });
     await new Promise((r) => setTimeout(r, 80));
     const r = await c.callTool('echo', { text: 'back' });
     expect(mcpResultToToolResult(r, { server: 'f', tool: 'echo' }).value).toBe('back');
@@ -72,14 +72,14 @@ describe('McpServerConnection over stdio (a real server process)', () => {
 
   it('garbage on the wire fails the call (timeout) and the server restarts', async () => {
     const c = connect(stdioFixture, { timeoutMs: 400 });
-    await expect(c.callTool('garbage', {})).rejects.toMatchObject({ code: 'TOOL_CALL_FAILED' });
+    await expect(c.callTool('garbage', {})).rejects.toMatchObject({ code: 'tool-call-failed' });
     await new Promise((r) => setTimeout(r, 80));
     await expect(c.callTool('echo', { text: 'ok' })).resolves.toBeTruthy();
   });
 
   it('a stdio message over the 10 MiB limit fails the call cleanly and the server restarts', async () => {
     const c = connect();
-    await expect(c.callTool('huge', { mb: 50 })).rejects.toMatchObject({ code: 'TOOL_CALL_FAILED' });
+    await expect(c.callTool('huge', { mb: 50 })).rejects.toMatchObject({ code: 'tool-call-failed' });
     await new Promise((r) => setTimeout(r, 80));
     await expect(c.callTool('echo', { text: 'after' })).resolves.toBeTruthy();
   }, 30_000);
@@ -98,7 +98,7 @@ describe('McpServerConnection over stdio (a real server process)', () => {
   it('a server that cannot start is a clear error naming it', async () => {
     const c = connect({ command: '/nonexistent/mcp-server' });
     await expect(c.tools()).rejects.toMatchObject({
-      code: 'SERVER_UNAVAILABLE',
+      code: 'server-unavailable',
       message: /fixture could not start/,
     });
   });
@@ -155,6 +155,6 @@ describe('McpServerConnection over Streamable HTTP on 127.0.0.1', () => {
 
   it('a wrong token is a clear start error, never a hang', async () => {
     const c = connect({ type: 'http', url: server.url, headers: { Authorization: 'Bearer wrong' } });
-    await expect(c.tools()).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE' });
+    await expect(c.tools()).rejects.toMatchObject({ code: 'server-unavailable' });
   });
 });

@@ -97,10 +97,60 @@ async function bareTurn(steps, calls) {
   return chars;
 }
 
-async function oursTurn(steps, calls, withGate) {
+// Live output: each call writes LIVE_WRITES chunks while it runs. Ours reports them through `ctx.output` to an
+// `onToolOutput` host; the bare baseline streams them as the AI SDK's preliminary tool results (an async generator).
+const LIVE_WRITES = 3;
+const echoLive = defineTool({
+  name: 'echo',
+  description: 'Echo',
+  inputSchema: schema,
+  capability: 'read',
+  execute: async ({ i }, ctx) => {
+    for (let k = 0; k < LIVE_WRITES; k++) ctx.output?.({ stream: 'stdout', text: `line ${k} of ${i}\n` });
+    return `ok ${i}`;
+  },
+});
+
+async function bareLiveTurn(steps, calls) {
   let chars = 0;
   let results = 0;
-  const client = createClient({ model: mockModel(steps), registerTools: false, tools: [echo] });
+  let live = 0;
+  const result = streamText({
+    model: mockModel(steps),
+    messages: [{ role: 'user', content: 'go' }],
+    tools: {
+      echo: tool({
+        description: 'Echo',
+        inputSchema: schema,
+        async *execute({ i }) {
+          for (let k = 0; k < LIVE_WRITES; k++) yield `line ${k} of ${i}\n`;
+          yield `ok ${i}`;
+        },
+      }),
+    },
+    stopWhen: stepCountIs(100),
+    maxRetries: 0,
+  });
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') chars += part.text.length;
+    else if (part.type === 'tool-result') {
+      if (part.preliminary) live++;
+      else results++;
+    }
+  }
+  if (results !== calls || live < calls) throw new Error(`bare live: ${results} tool results, ${live} live`);
+  return chars;
+}
+
+async function oursTurn(steps, calls, withGate, liveOutput = false) {
+  let chars = 0;
+  let results = 0;
+  let live = 0;
+  const client = createClient({
+    model: mockModel(steps),
+    registerTools: false,
+    tools: [liveOutput ? echoLive : echo],
+  });
   if (withGate) installPermissionGate(client, { mode: 'default' });
   const r = await stream(client, 'go', {
     onDelta: (t) => {
@@ -109,7 +159,15 @@ async function oursTurn(steps, calls, withGate) {
     onToolResult: () => {
       results++;
     },
+    ...(liveOutput
+      ? {
+          onToolOutput: () => {
+            live++;
+          },
+        }
+      : {}),
   });
+  if (liveOutput && live < calls) throw new Error(`stream: ${live} live outputs for ${calls} calls`);
   if (r.stopReason !== 'completed' || results !== calls)
     throw new Error(`stream: ${r.stopReason}, ${results} results`);
   return chars;
@@ -169,10 +227,16 @@ for (const shape of SHAPES) {
     bare: () => bareTurn(steps, shape.calls),
     ours: () => oursTurn(steps, shape.calls, false),
     gate: () => oursTurn(steps, shape.calls, true),
+    ...(shape.calls > 0
+      ? {
+          live: () => oursTurn(steps, shape.calls, false, true),
+          bareLive: () => bareLiveTurn(steps, shape.calls),
+        }
+      : {}),
   };
-  const order = ['bare', 'ours', 'gate'];
+  const order = Object.keys(paths);
   for (const k of order) await paths[k]();
-  const runs = { bare: [], ours: [], gate: [] };
+  const runs = Object.fromEntries(order.map((k) => [k, []]));
   const rounds = ROUNDS ?? shape.rounds;
   for (let r = 0; r < rounds; r++) {
     // Rotate the order each round so no path always runs first or last.
@@ -182,17 +246,23 @@ for (const shape of SHAPES) {
     }
   }
   const med = (k) => median(runs[k].map((x) => x.cpu));
-  const line = (label, k) => {
-    const ratios = runs[k].map((x, i) => x.cpu / runs.bare[i].cpu);
-    const ratio = med(k) / med('bare');
+  const line = (label, k, base = 'bare', baseLabel = 'bare') => {
+    const ratios = runs[k].map((x, i) => x.cpu / runs[base][i].cpu);
+    const ratio = med(k) / med(base);
     const least = (key) => Math.min(...runs[key].map((x) => x.cpu));
-    return `    ${label.padEnd(26)} ${ms(med(k)).padStart(9)}  bare ${ms(med('bare')).padStart(9)}  x${ratio.toFixed(3)}  spread x${Math.min(...ratios).toFixed(2)}-x${Math.max(...ratios).toFixed(2)}  min/min x${(least(k) / least('bare')).toFixed(3)}  (wall median ${ms(median(runs[k].map((x) => x.wall)))} vs ${ms(median(runs.bare.map((x) => x.wall)))})`;
+    return `    ${label.padEnd(26)} ${ms(med(k)).padStart(9)}  ${baseLabel} ${ms(med(base)).padStart(9)}  x${ratio.toFixed(3)}  spread x${Math.min(...ratios).toFixed(2)}-x${Math.max(...ratios).toFixed(2)}  min/min x${(least(k) / least(base)).toFixed(3)}  (wall median ${ms(median(runs[k].map((x) => x.wall)))} vs ${ms(median(runs[base].map((x) => x.wall)))})`;
   };
   console.log(
     `  ${shape.name} (${shape.what}${shape.repeat > 1 ? `; each sample ${shape.repeat} turns` : ''}; ${rounds} rounds):`,
   );
   console.log(line('stream(), no gate', 'ours'));
   console.log(line('stream(), permission gate', 'gate'));
+  if (runs.live) {
+    console.log(
+      line(`live output (${LIVE_WRITES} writes/call)`, 'live', 'bareLive', 'bare preliminary results'),
+    );
+    console.log(line('  the hook vs no output', 'live', 'ours', 'ours without output'));
+  }
 }
 
 // A figure other load cannot move: the share of CPU samples of one tool-heavy turn spent in our own code.

@@ -38,7 +38,7 @@ export function turnRunnerOf(client: unknown): TurnRunner | undefined {
 export function restoreSession(client: CodeagentClient, state: RestoredState): void {
   const r = rooms.get(client);
   if (!r)
-    throw new AgentCoreError('INVALID_OPTIONS', 'restoreSession: expected a client made by createClient');
+    throw new AgentCoreError('invalid-options', 'restoreSession: expected a client made by createClient');
   r.session.restore(state, r.tools);
   r.compactor.setFailures(state.compactionFailures);
 }
@@ -217,7 +217,7 @@ export class CodeagentClient implements PermissionGateTarget {
   }
 
   #idle(what: string): void {
-    if (this.#turns.busy) throw new AgentCoreError('TURN_IN_PROGRESS', `cannot ${what} while a turn runs`);
+    if (this.#turns.busy) throw new AgentCoreError('turn-in-progress', `cannot ${what} while a turn runs`);
   }
 
   // ---------------------------------------------------------------- tools and gate
@@ -235,7 +235,7 @@ export class CodeagentClient implements PermissionGateTarget {
   /** Attaches a tool (the gate learns its capability); throws on a duplicate name or while a turn runs. */
   registerTool<Args>(tool: AgentTool<Args>): void {
     if (this.#turns.busy)
-      throw new AgentCoreError('TURN_IN_PROGRESS', 'cannot register a tool while a turn runs');
+      throw new AgentCoreError('turn-in-progress', 'cannot register a tool while a turn runs');
     this.#tools.register(tool as unknown as AgentTool<unknown>);
   }
 

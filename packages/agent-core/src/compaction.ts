@@ -150,7 +150,7 @@ export function assertToolPairs(messages: readonly ModelMessage[], context: stri
   const problems = validateToolPairs(messages);
   if (problems.length > 0) {
     throw new AgentCoreError(
-      'COMPACTION_FAILED',
+      'compaction-failed',
       `${context}: invalid tool call/result pairs: ${problems
         .slice(0, 3)
         .map((p) => `#${p.index} ${p.message}`)
@@ -369,7 +369,7 @@ export function resolveCompaction(options: CompactionOptions | false | undefined
     ['maxConsecutiveFailures', maxConsecutiveFailures],
   ] as const) {
     if (!Number.isInteger(v) || v < (k === 'maxConsecutiveFailures' ? 1 : 0)) {
-      throw new AgentCoreError('INVALID_OPTIONS', `compaction.${k} must be a whole number, got ${String(v)}`);
+      throw new AgentCoreError('invalid-options', `compaction.${k} must be a whole number, got ${String(v)}`);
     }
   }
   return {
@@ -483,7 +483,7 @@ export class Compactor {
       // Full summary: everything but the last user round.
       const lastStart = starts[starts.length - 1] ?? 0;
       if (lastStart === 0)
-        throw new AgentCoreError('COMPACTION_FAILED', 'nothing older than the last turn to compact');
+        throw new AgentCoreError('compaction-failed', 'nothing older than the last turn to compact');
       const full = await this.summarizeBefore(
         current,
         lastStart,
@@ -538,7 +538,7 @@ export class Compactor {
   ): Promise<{ messages: ModelMessage[]; dropped: DroppedItem[] }> {
     const older = current.slice(0, cut);
     const summary = (await this.summarize(older, signal, instructions)).trim();
-    if (summary === '') throw new AgentCoreError('COMPACTION_FAILED', 'the model returned an empty summary');
+    if (summary === '') throw new AgentCoreError('compaction-failed', 'the model returned an empty summary');
     const messages = [summaryMessage(summary), ...current.slice(cut)];
     assertToolPairs(messages, 'summary');
     // Dropped whole messages are recorded from the original history; snips inside them are subsumed.

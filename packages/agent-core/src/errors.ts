@@ -2,13 +2,13 @@ import { APICallError } from '@ai-sdk/provider';
 
 /** Stable codes of {@link AgentCoreError}. */
 export type AgentCoreErrorCode =
-  | 'INVALID_OPTIONS'
-  | 'INVALID_TOOL'
-  | 'DUPLICATE_TOOL'
-  | 'INVALID_SESSION'
-  | 'TURN_IN_PROGRESS'
-  | 'CALLBACK_FAILED'
-  | 'COMPACTION_FAILED';
+  | 'invalid-options'
+  | 'invalid-tool'
+  | 'duplicate-tool'
+  | 'invalid-session'
+  | 'turn-in-progress'
+  | 'callback-failed'
+  | 'compaction-failed';
 
 /** The package's one error class, with a stable string `code`. */
 export class AgentCoreError extends Error {
@@ -24,7 +24,7 @@ export class AgentCoreError extends Error {
 }
 
 /** How the loop classifies a failed model request. */
-export type ErrorClass = 'rate_limit' | 'network' | 'server' | 'auth' | 'prompt_too_long' | 'abort' | 'other';
+export type ErrorClass = 'rate-limit' | 'network' | 'server' | 'auth' | 'prompt-too-long' | 'abort' | 'other';
 
 const PROMPT_TOO_LONG =
   /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|context window|too many tokens|input is too long|request too large/i;
@@ -64,9 +64,9 @@ export function classifyError(e: unknown): ErrorClass {
   if (APICallError.isInstance(e)) {
     const status = e.statusCode;
     const body = `${e.message} ${typeof e.responseBody === 'string' ? e.responseBody.slice(0, 2000) : ''}`;
-    if (status === 429) return 'rate_limit';
+    if (status === 429) return 'rate-limit';
     if (status === 401 || status === 403) return 'auth';
-    if ((status === 400 || status === 413) && PROMPT_TOO_LONG.test(body)) return 'prompt_too_long';
+    if ((status === 400 || status === 413) && PROMPT_TOO_LONG.test(body)) return 'prompt-too-long';
     if (status !== undefined && (status >= 500 || status === 408)) return 'server';
     if (status === undefined) return e.isRetryable || errorCode(e) ? 'network' : 'other';
     return 'other';
@@ -74,7 +74,7 @@ export function classifyError(e: unknown): ErrorClass {
   if (errorCode(e)) return 'network';
   const message = e instanceof Error ? e.message : String(e);
   if (/fetch failed|socket hang up|terminated|network/i.test(message)) return 'network';
-  if (PROMPT_TOO_LONG.test(message)) return 'prompt_too_long';
+  if (PROMPT_TOO_LONG.test(message)) return 'prompt-too-long';
   return 'other';
 }
 

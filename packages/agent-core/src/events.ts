@@ -2,6 +2,7 @@ import type { ToolArtifact } from '@codeagent/artifact-schema';
 import { assertNever, type ToolCallView, type ToolResultView } from '@codeagent/render-intent';
 import type { CompactionDecision } from './compaction.js';
 import type { StopReason } from './stop-reason.js';
+import type { ToolOutputStream } from './tool-output.js';
 import type { Usage } from './usage.js';
 
 /** The result of one turn; the promise of `stream` always resolves with it, also on errors. */
@@ -48,6 +49,18 @@ export interface ToolResultEvent {
   readonly view: ToolResultView;
 }
 
+/** Payload of `onToolOutput`: live output of a running call, exactly these keys in this order. */
+export interface ToolOutputEvent {
+  /** Tool call id (the call's `tool-request` came before; its `tool-result` comes after). */
+  readonly id: string;
+  /** Tool name. */
+  readonly name: string;
+  /** The stream the text came from. */
+  readonly stream: ToolOutputStream;
+  /** The text (coalesced: one event may carry many of the tool's writes). Display only: the model never sees it. */
+  readonly text: string;
+}
+
 /** An assistant text chunk. */
 export interface DeltaEvent {
   /** Tag. */
@@ -68,6 +81,12 @@ export interface ThinkingEvent {
 export interface ToolRequestAgentEvent extends ToolRequestEvent {
   /** Tag. */
   readonly type: 'tool-request';
+}
+
+/** Live output of a running call, between its `tool-request` and its `tool-result`. */
+export interface ToolOutputAgentEvent extends ToolOutputEvent {
+  /** Tag. */
+  readonly type: 'tool-output';
 }
 
 /** A tool result. */
@@ -121,6 +140,7 @@ export type AgentEvent =
   | DeltaEvent
   | ThinkingEvent
   | ToolRequestAgentEvent
+  | ToolOutputAgentEvent
   | ToolResultAgentEvent
   | ErrorEvent
   | UsageEvent
@@ -133,6 +153,7 @@ export const AGENT_EVENT_TYPES: readonly AgentEvent['type'][] = Object.freeze([
   'delta',
   'thinking',
   'tool-request',
+  'tool-output',
   'tool-result',
   'error',
   'usage',
@@ -149,6 +170,11 @@ export interface StreamCallbacks {
   readonly onThinking?: (text: string) => void;
   /** A tool call, before the permission gate. */
   readonly onToolRequest?: (event: ToolRequestEvent) => void;
+  /**
+   * Live output of a running call: `{id, name, stream, text}`, coalesced (at most one per stream every 50 ms, or a
+   * 64 Ki buffer), only between the call's request and its result. Without this callback tools are not asked for it.
+   */
+  readonly onToolOutput?: (event: ToolOutputEvent) => void;
   /** A tool result: `{id, name, display, value, isError, artifact, view}`. */
   readonly onToolResult?: (event: ToolResultEvent) => void;
   /** An error; `recovered` is true for retries and notes, false when the turn ends. */
@@ -184,6 +210,9 @@ export function dispatchToCallbacks(callbacks: StreamCallbacks, event: AgentEven
         intent: event.intent,
         view: event.view,
       });
+      return;
+    case 'tool-output':
+      callbacks.onToolOutput?.({ id: event.id, name: event.name, stream: event.stream, text: event.text });
       return;
     case 'tool-result':
       callbacks.onToolResult?.({

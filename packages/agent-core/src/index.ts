@@ -29,6 +29,8 @@ export {
   type StreamResult,
   type ThinkingEvent,
   type TickEvent,
+  type ToolOutputAgentEvent,
+  type ToolOutputEvent,
   type ToolRequestAgentEvent,
   type ToolRequestEvent,
   type ToolResultAgentEvent,
@@ -61,6 +63,12 @@ export {
   withPresentationMeta,
 } from './tool.js';
 export { registerToolMeta } from './tool-meta.js';
+export {
+  TOOL_OUTPUT_INTERVAL_MS,
+  TOOL_OUTPUT_MAX_CHUNK,
+  type ToolOutputChunk,
+  type ToolOutputStream,
+} from './tool-output.js';
 export type { DisplayFunction } from './tool-runner.js';
 export {
   type TokenThresholds,

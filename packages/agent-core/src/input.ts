@@ -17,7 +17,7 @@ function jsonSafeData(data: unknown, where: string): string {
   if (typeof data === 'string') return data;
   if (data instanceof URL) return data.href;
   if (data instanceof Uint8Array || data instanceof ArrayBuffer) return toBase64(data);
-  throw new AgentCoreError('INVALID_OPTIONS', `${where}: expected a string, URL, Uint8Array or ArrayBuffer`);
+  throw new AgentCoreError('invalid-options', `${where}: expected a string, URL, Uint8Array or ArrayBuffer`);
 }
 
 /** Validates user input and turns it into the user message of a turn. */
@@ -25,20 +25,20 @@ export function toUserMessage(input: StreamInput): ModelMessage {
   if (typeof input === 'string') return { role: 'user', content: input };
   if (!Array.isArray(input) || input.length === 0) {
     throw new AgentCoreError(
-      'INVALID_OPTIONS',
+      'invalid-options',
       'input must be a string or a non-empty array of content parts',
     );
   }
   const parts = input.map((part: unknown, i): InputPart => {
     const where = `input[${i}]`;
     if (typeof part !== 'object' || part === null) {
-      throw new AgentCoreError('INVALID_OPTIONS', `${where}: expected a content part object`);
+      throw new AgentCoreError('invalid-options', `${where}: expected a content part object`);
     }
     const p = part as Record<string, unknown>;
     switch (p.type) {
       case 'text':
         if (typeof p.text !== 'string')
-          throw new AgentCoreError('INVALID_OPTIONS', `${where}.text must be a string`);
+          throw new AgentCoreError('invalid-options', `${where}.text must be a string`);
         return { type: 'text', text: p.text };
       case 'image':
         return {
@@ -48,7 +48,7 @@ export function toUserMessage(input: StreamInput): ModelMessage {
         };
       case 'file':
         if (typeof p.mediaType !== 'string') {
-          throw new AgentCoreError('INVALID_OPTIONS', `${where}.mediaType must be a string`);
+          throw new AgentCoreError('invalid-options', `${where}.mediaType must be a string`);
         }
         return {
           type: 'file',
@@ -57,7 +57,7 @@ export function toUserMessage(input: StreamInput): ModelMessage {
           ...(typeof p.filename === 'string' ? { filename: p.filename } : {}),
         };
       default:
-        throw new AgentCoreError('INVALID_OPTIONS', `${where}: unknown part type ${JSON.stringify(p.type)}`);
+        throw new AgentCoreError('invalid-options', `${where}: unknown part type ${JSON.stringify(p.type)}`);
     }
   });
   return { role: 'user', content: parts };

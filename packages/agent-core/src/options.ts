@@ -78,7 +78,7 @@ export interface ResolvedClientOptions {
 function positiveInt(name: string, v: number | undefined, dflt: number, min = 1): number {
   if (v === undefined) return dflt;
   if (!Number.isInteger(v) || v < min) {
-    throw new AgentCoreError('INVALID_OPTIONS', `${name} must be a whole number >= ${min}, got ${String(v)}`);
+    throw new AgentCoreError('invalid-options', `${name} must be a whole number >= ${min}, got ${String(v)}`);
   }
   return v;
 }
@@ -86,20 +86,20 @@ function positiveInt(name: string, v: number | undefined, dflt: number, min = 1)
 function resolveModel(model: LanguageModel): LanguageModelV3 {
   if (typeof model === 'object' && model !== null && model.specificationVersion === 'v3') return model;
   throw new AgentCoreError(
-    'INVALID_OPTIONS',
+    'invalid-options',
     'model must be an AI SDK 6 provider model object (LanguageModelV3), e.g. from @ai-sdk/openai-compatible',
   );
 }
 
-/** Validates {@link CreateClientOptions}; throws {@link AgentCoreError} `INVALID_OPTIONS` naming the option. */
+/** Validates {@link CreateClientOptions}; throws {@link AgentCoreError} `invalid-options` naming the option. */
 export function resolveClientOptions(options: CreateClientOptions): ResolvedClientOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new AgentCoreError('INVALID_OPTIONS', 'createClient: expected an options object');
+    throw new AgentCoreError('invalid-options', 'createClient: expected an options object');
   }
   const model = resolveModel(options.model);
   const cwd = options.cwd ?? process.cwd();
   if (typeof cwd !== 'string' || cwd === '') {
-    throw new AgentCoreError('INVALID_OPTIONS', 'cwd must be a non-empty string');
+    throw new AgentCoreError('invalid-options', 'cwd must be a non-empty string');
   }
   const maxModelRequests =
     options.maxModelRequests !== undefined
@@ -112,7 +112,7 @@ export function resolveClientOptions(options: CreateClientOptions): ResolvedClie
     const { inputPerMillion, outputPerMillion } = options.pricing;
     if (!(Number.isFinite(inputPerMillion) && Number.isFinite(outputPerMillion))) {
       throw new AgentCoreError(
-        'INVALID_OPTIONS',
+        'invalid-options',
         'pricing needs finite inputPerMillion and outputPerMillion',
       );
     }
@@ -120,7 +120,7 @@ export function resolveClientOptions(options: CreateClientOptions): ResolvedClie
   const registerTools = options.registerTools ?? true;
   if (!registerTools && (options.toolPolicy !== undefined || options.ask !== undefined)) {
     throw new AgentCoreError(
-      'INVALID_OPTIONS',
+      'invalid-options',
       'toolPolicy and ask configure the default gate of registerTools: true; a harness-only client gets its gate from installPermissionGate(client, ...)',
     );
   }

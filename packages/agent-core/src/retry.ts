@@ -74,14 +74,14 @@ export function resolveRetry(options: RetryOptions | undefined): ResolvedRetry {
   };
 }
 
-const RETRYABLE: ReadonlySet<ErrorClass> = new Set(['rate_limit', 'network', 'server']);
+const RETRYABLE: ReadonlySet<ErrorClass> = new Set(['rate-limit', 'network', 'server']);
 
 /** Called once per retry with a human message. */
 export type RetryReporter = (message: string) => void;
 
 function describe(cls: ErrorClass, e: unknown): string {
   switch (cls) {
-    case 'rate_limit':
+    case 'rate-limit':
       return 'Rate limited (429)';
     case 'network':
       return `Network error: ${errorMessage(e)}`;
@@ -110,7 +110,7 @@ export function withRetry(
         const cls = classifyError(e);
         if (!RETRYABLE.has(cls) || n >= policy.maxRetries || signal?.aborted) throw e;
         const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
-        const asked = cls === 'rate_limit' ? retryAfterMs(e) : undefined;
+        const asked = cls === 'rate-limit' ? retryAfterMs(e) : undefined;
         const delay = asked !== undefined ? Math.min(policy.maxDelayMs, asked) : backoff;
         report(
           `${describe(cls, e)}; retrying in ${(delay / 1000).toFixed(1)}s (retry ${n + 1} of ${policy.maxRetries})`,

@@ -169,7 +169,7 @@ function tooDeep(value: unknown, max: number): boolean {
 
 function invalid(message: string, cause?: unknown): AgentCoreError {
   return new AgentCoreError(
-    'INVALID_SESSION',
+    'invalid-session',
     `invalid session: ${message}`,
     cause === undefined ? {} : { cause },
   );
@@ -177,7 +177,7 @@ function invalid(message: string, cause?: unknown): AgentCoreError {
 
 /**
  * Parses and validates untrusted session JSON (a string or an already parsed value). Throws
- * {@link AgentCoreError} `INVALID_SESSION` with a message naming the first problem; never anything else.
+ * {@link AgentCoreError} `invalid-session` with a message naming the first problem; never anything else.
  * The returned messages are the input's own objects, so the provider-facing history is byte-identical.
  */
 export function parseSession(json: unknown, options: ParseSessionOptions = {}): SessionData {

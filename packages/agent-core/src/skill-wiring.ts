@@ -110,7 +110,7 @@ export class SkillWiring {
       prompt = await loadSkillPrompt(command.name, { ...this.#discovery, args: command.args });
     } catch (e) {
       // Not a skill: host commands such as /compact pass through.
-      const kind = e instanceof SkillError && e.code === 'SKILL_NOT_FOUND' ? 'unknown' : 'failed';
+      const kind = e instanceof SkillError && e.code === 'skill-not-found' ? 'unknown' : 'failed';
       return { kind, name: command.name, message: errorMessage(e), input };
     }
     const expanded = `${text.trim()}\n\n<skill name="${command.name}">\n${prompt.trimEnd()}\n</skill>`;

@@ -15,7 +15,7 @@ import type { TurnRunner } from './turn.js';
 /** The turn runner of `client` (`turn.ts`); throws for anything `createClient` did not make. */
 function turnRunner(client: CodeagentClient, fn: string): TurnRunner {
   const runner = turnRunnerOf(client);
-  if (!runner) throw new AgentCoreError('INVALID_OPTIONS', `${fn}: expected a client made by createClient`);
+  if (!runner) throw new AgentCoreError('invalid-options', `${fn}: expected a client made by createClient`);
   return runner;
 }
 
@@ -33,6 +33,7 @@ export function stream(
     input,
     (event) => dispatchToCallbacks(callbacks, event),
     options.signal,
+    typeof callbacks?.onToolOutput === 'function',
   );
 }
 
@@ -116,7 +117,7 @@ export function streamEvents(
  * artifacts are upgraded on the display copy only; session-scoped permission grants are not restored.
  * The session file is untrusted: permission mode and working directory come from `options` (defaults
  * `default` and `process.cwd()`, as for `createClient`), never from the file's `permissionMode` / `cwd`.
- * Throws {@link AgentCoreError} `INVALID_SESSION` for bad JSON.
+ * Throws {@link AgentCoreError} `invalid-session` for bad JSON.
  */
 export function loadSession(
   json: unknown,

@@ -28,6 +28,7 @@ import { abortError } from './retry.js';
 import type { ToolRecord } from './session.js';
 import { type AgentTool, defineTool, intentSchema, presentationMeta, splitIntent } from './tool.js';
 import { globalToolMeta } from './tool-meta.js';
+import { silentOutput } from './tool-output.js';
 import type { Turn } from './turn.js';
 
 /** Host projection of a tool result into its toolkit's display data (the event's `display` field). */
@@ -201,7 +202,7 @@ export class ToolRunner {
   register(tool: AgentTool<unknown>): void {
     const t = defineTool(tool);
     if (this.#tools.has(t.name))
-      throw new AgentCoreError('DUPLICATE_TOOL', `a tool named ${t.name} is already registered`);
+      throw new AgentCoreError('duplicate-tool', `a tool named ${t.name} is already registered`);
     const schema = intentSchema(t.inputSchema as never);
     this.#tools.set(t.name, t);
     this.#presentations.set(t.name, presentationsOf(t));
@@ -348,7 +349,7 @@ export class ToolRunner {
     sdkSignal: AbortSignal | undefined,
   ): Promise<ToolOutcome> {
     const turn = this.#turn;
-    if (!turn) throw new AgentCoreError('TURN_IN_PROGRESS', 'tool executed outside of a turn');
+    if (!turn) throw new AgentCoreError('turn-in-progress', 'tool executed outside of a turn');
     // The turn's own signal aborts on user aborts and failed callbacks alike; the SDK's is a merge of it.
     const signal = sdkSignal?.aborted ? sdkSignal : turn.signal;
     // The host sees the request before the gate decides.
@@ -395,7 +396,7 @@ export class ToolRunner {
       if (!decision?.allowed) {
         return ToolOutcome.failure(
           permissionDeniedMessage(tool.name, decision?.reason ?? 'denied'),
-          'permission_denied',
+          'permission-denied',
         );
       }
     } else {
@@ -403,15 +404,27 @@ export class ToolRunner {
       if (refused) return refused;
     }
     let output: unknown;
+    // Live output goes out between the call's request (delivered above) and its result: the sink delivers what it
+    // buffered before this function returns (the SDK reports the result after that) and drops later writes.
+    const sink = turn.outputSink(callId, tool.name, signal);
     try {
       if (signal.aborted) throw abortError();
-      output = tool.execute(args, { callId, name: tool.name, signal, cwd: this.#cwd, intent });
+      output = tool.execute(args, {
+        callId,
+        name: tool.name,
+        signal,
+        cwd: this.#cwd,
+        intent,
+        output: sink ? sink.write : silentOutput,
+      });
       // A tool that ignores its signal must not hold an interrupted turn open; a synchronous one is done.
       if (isThenable(output)) output = await turn.race(Promise.resolve(output), signal);
       else if (signal.aborted) throw abortError();
     } catch (e) {
       if (signal.aborted || isAbortError(e)) throw e;
       return ToolOutcome.failure(`Error: ${errorMessage(e)}`, errorMessage(e), errorMessage(e));
+    } finally {
+      sink?.close(signal.aborted);
     }
     return new ToolOutcome(normalizeToolOutput(output));
   }

@@ -4,6 +4,7 @@ import type { ToolMeta } from '@codeagent/permission-gate';
 import type { PresentResultInput, ToolCallView, ToolResultView } from '@codeagent/render-intent';
 import { asSchema, jsonSchema } from 'ai';
 import { AgentCoreError } from './errors.js';
+import type { ToolOutputChunk } from './tool-output.js';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -17,6 +18,13 @@ export interface ToolContext {
   readonly cwd: string;
   /** The model-written reason for the call (`_intent`), or `null`. */
   readonly intent: string | null;
+  /**
+   * Reports output while the call runs (`{stream: 'stdout' | 'stderr', text}`), shown live by hosts as
+   * `tool-output` events; the model still sees only what `execute` returns. agent-core always passes it to
+   * `execute` (a no-op when nobody listens, ignored after the call ended or was aborted); it is absent in
+   * `precheck` and optional for hosts that call a tool directly, so call it as `ctx.output?.(chunk)`.
+   */
+  readonly output?: (chunk: ToolOutputChunk) => void;
 }
 
 /** Capability of a tool for the permission gate: a capability name or full metadata. */
@@ -54,14 +62,14 @@ const CAPABILITIES = new Set(['read', 'write', 'exec', 'net']);
 /** The argument every tool accepts in addition to its own: a short model-written reason for the call. */
 export const INTENT_ARGUMENT = '_intent';
 
-/** Validates a tool definition and returns it frozen; throws {@link AgentCoreError} `INVALID_TOOL`. */
+/** Validates a tool definition and returns it frozen; throws {@link AgentCoreError} `invalid-tool`. */
 export function defineTool<Args>(tool: AgentTool<Args>): AgentTool<Args> {
   const t = tool as Partial<AgentTool<Args>> | null;
   const fail = (why: string): never => {
-    throw new AgentCoreError('INVALID_TOOL', `defineTool(${JSON.stringify(String(t?.name))}): ${why}`);
+    throw new AgentCoreError('invalid-tool', `defineTool(${JSON.stringify(String(t?.name))}): ${why}`);
   };
   if (typeof t !== 'object' || t === null)
-    throw new AgentCoreError('INVALID_TOOL', 'defineTool: expected an object');
+    throw new AgentCoreError('invalid-tool', 'defineTool: expected an object');
   if (typeof t.name !== 'string' || !TOOL_NAME.test(t.name)) {
     fail('name must be 1-64 characters of letters, digits, "_" or "-"');
   }

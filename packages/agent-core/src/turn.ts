@@ -19,6 +19,7 @@ import type { SessionState } from './session-state.js';
 import type { SkillWiring } from './skill-wiring.js';
 import { mapStopReason, stopNote } from './stop-reason.js';
 import { splitIntent } from './tool.js';
+import { ToolOutputSink } from './tool-output.js';
 import { ToolOutcome, type ToolRunner } from './tool-runner.js';
 import { estimateMessageTokens, type TokenThresholds } from './usage.js';
 
@@ -46,11 +47,13 @@ export class Turn {
   readonly #controller = new AbortController();
   readonly #deliver: (e: AgentEvent) => void;
   readonly #calls = new Map<string, CallState>();
+  readonly #liveOutput: boolean;
   #closed = false;
   #aborted: Promise<never> | null = null;
 
-  constructor(deliver: (e: AgentEvent) => void) {
+  constructor(deliver: (e: AgentEvent) => void, liveOutput = true) {
     this.#deliver = deliver;
+    this.#liveOutput = liveOutput;
     this.signal = this.#controller.signal;
     // The AI SDK merges this signal per step and per tool call; that is not a leak.
     setMaxListeners(0, this.signal);
@@ -66,6 +69,11 @@ export class Turn {
       this.#controller.abort(err);
     }
   };
+
+  /** The live output of a call about to execute, or `null` when nobody listens to `tool-output`. */
+  outputSink(id: string, name: string, signal: AbortSignal): ToolOutputSink | null {
+    return this.#liveOutput && !this.#closed ? new ToolOutputSink(id, name, this.emit, signal) : null;
+  }
 
   /** Aborts the turn (user abort). */
   abort(reason: unknown): void {
@@ -240,11 +248,15 @@ export class TurnRunner {
     return this.#current !== null;
   }
 
-  /** Runs one turn, delivering its events to `deliver`; always resolves. */
+  /**
+   * Runs one turn, delivering its events to `deliver`; always resolves. `liveOutput: false` (nobody listens to
+   * `tool-output`) hands tools a no-op `ctx.output`.
+   */
   async run(
     input: StreamInput,
     deliver: (e: AgentEvent) => void,
     userSignal?: AbortSignal,
+    liveOutput = true,
   ): Promise<StreamResult> {
     const refusal =
       this.#current !== null
@@ -255,7 +267,7 @@ export class TurnRunner {
     if (refusal !== null) return refuse(deliver, refusal);
 
     const { session, tools } = this.#p;
-    const turn = new Turn(deliver);
+    const turn = new Turn(deliver, liveOutput);
     const onUserAbort = () => turn.abort(userSignal?.reason);
     if (userSignal?.aborted) turn.abort(userSignal.reason);
     else userSignal?.addEventListener('abort', onUserAbort, { once: true });
@@ -336,7 +348,7 @@ export class TurnRunner {
   #afterPromptTooLong(turn: Turn, attempt: Attempt): ModelMessage[] | null {
     const { streamError } = attempt;
     if (streamError === undefined || attempt.budgetExceeded || turn.signal.aborted) return null;
-    if (classifyError(streamError) !== 'prompt_too_long') return null;
+    if (classifyError(streamError) !== 'prompt-too-long') return null;
     const { session } = this.#p;
     const history = attempt.history();
     const before = Math.max(session.estimate(history), session.lastReported);
@@ -389,7 +401,7 @@ export class TurnRunner {
     }
     if (Math.max(tokens, session.lastReported) >= thresholds.blocking) {
       attempt.budgetExceeded = true;
-      throw new AgentCoreError('COMPACTION_FAILED', 'context at the blocking limit');
+      throw new AgentCoreError('compaction-failed', 'context at the blocking limit');
     }
     return attempt.replacement ? { messages: msgs as ModelMessage[] } : {};
   }
@@ -484,7 +496,7 @@ export class TurnRunner {
     if (callbackFailure) {
       failure = {
         error: new AgentCoreError(
-          'CALLBACK_FAILED',
+          'callback-failed',
           `a callback threw: ${errorMessage(callbackFailure.error)}`,
           {
             cause: callbackFailure.error,

@@ -91,6 +91,7 @@ export function recordingCallbacks(opts: { ticks?: boolean } = {}): {
     onDelta: (t) => events.push({ type: 'delta', text: t }),
     onThinking: (t) => events.push({ type: 'thinking', text: t }),
     onToolRequest: (e) => events.push({ type: 'tool-request', ...e }),
+    onToolOutput: (e) => events.push({ type: 'tool-output', ...e }),
     onToolResult: (e) => events.push({ type: 'tool-result', ...e }),
     onError: (message, recovered) => events.push({ type: 'error', message, recovered }),
     onUsage: (u) => events.push({ type: 'usage', usage: u }),

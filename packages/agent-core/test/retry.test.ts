@@ -131,15 +131,15 @@ describe('retries', () => {
   });
 
   it('classifies errors', () => {
-    expect(classifyError(apiError(429, 'x'))).toBe('rate_limit');
+    expect(classifyError(apiError(429, 'x'))).toBe('rate-limit');
     expect(classifyError(apiError(401, 'x'))).toBe('auth');
     expect(classifyError(apiError(403, 'x'))).toBe('auth');
     expect(classifyError(apiError(500, 'x'))).toBe('server');
     expect(classifyError(apiError(400, 'prompt is too long: 210000 tokens > 200000 maximum'))).toBe(
-      'prompt_too_long',
+      'prompt-too-long',
     );
     expect(classifyError(apiError(400, "This model's maximum context length is 8192 tokens"))).toBe(
-      'prompt_too_long',
+      'prompt-too-long',
     );
     expect(classifyError(apiError(400, 'invalid'))).toBe('other');
     expect(classifyError(Object.assign(new Error('read'), { code: 'ECONNRESET' }))).toBe('network');

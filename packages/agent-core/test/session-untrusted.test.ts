@@ -86,7 +86,7 @@ describe('session files are untrusted', () => {
     ).not.toThrow();
   });
 
-  it('hostile text: deep, huge and malformed JSON fail with INVALID_SESSION, never anything else', () => {
+  it('hostile text: deep, huge and malformed JSON fail with invalid-session, never anything else', () => {
     const cases = [
       '['.repeat(200_000),
       `{"format":"codeagent.session","version":1,"messages":${'['.repeat(100_000)}`,
@@ -109,7 +109,7 @@ describe('session files are untrusted', () => {
         error = e;
       }
       expect(error).toBeInstanceOf(AgentCoreError);
-      expect((error as AgentCoreError).code).toBe('INVALID_SESSION');
+      expect((error as AgentCoreError).code).toBe('invalid-session');
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(() => parseSession('x'.repeat(2048), { maxChars: 1024 })).toThrow(/larger than 1024 characters/);
@@ -125,7 +125,7 @@ describe('session files are untrusted', () => {
         try {
           parseSession({ ...base, messages });
         } catch (e) {
-          expect((e as AgentCoreError).code).toBe('INVALID_SESSION');
+          expect((e as AgentCoreError).code).toBe('invalid-session');
           expect((e as Error).message).toContain(`messages.${firstLater}`);
           loaded = false;
         }

@@ -198,14 +198,14 @@ describe('sessions', () => {
     expect(() => parseSession('x'.repeat(100), { maxChars: 10 })).toThrow(/larger than 10 characters/);
   });
 
-  it('never throws anything but INVALID_SESSION on arbitrary input (property)', () => {
+  it('never throws anything but invalid-session on arbitrary input (property)', () => {
     fc.assert(
       fc.property(fc.oneof(fc.jsonValue(), fc.string(), fc.anything()), (x) => {
         try {
           parseSession(x);
         } catch (e) {
           expect(e).toBeInstanceOf(AgentCoreError);
-          expect((e as AgentCoreError).code).toBe('INVALID_SESSION');
+          expect((e as AgentCoreError).code).toBe('invalid-session');
         }
       }),
       { numRuns: 300 },

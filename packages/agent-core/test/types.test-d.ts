@@ -25,6 +25,9 @@ describe('types', () => {
         case 'tool-request':
           expectTypeOf(e.intent).toEqualTypeOf<string | null>();
           return e.name;
+        case 'tool-output':
+          expectTypeOf(e.stream).toEqualTypeOf<'stdout' | 'stderr'>();
+          return e.text;
         case 'tool-result':
           expectTypeOf(e.value).toEqualTypeOf<string>();
           return e.id;

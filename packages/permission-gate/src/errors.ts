@@ -1,9 +1,9 @@
 /** Stable error codes thrown by this package. */
 export type PermissionGateErrorCode =
-  | 'INVALID_CONFIG'
-  | 'INVALID_RULE'
-  | 'BUILTIN_META_LOCKED'
-  | 'INVALID_TOOL_META';
+  | 'invalid-config'
+  | 'invalid-rule'
+  | 'builtin-meta-locked'
+  | 'invalid-tool-meta';
 
 /** One problem found in a permission configuration, with the path that names it. */
 export interface ConfigIssue {
@@ -32,8 +32,8 @@ export class PermissionGateError extends Error {
 export function configError(issues: readonly ConfigIssue[]): PermissionGateError {
   const lines = issues.map((i) => `${i.path}: ${i.message}`);
   const code = issues.every((i) => i.message.startsWith('unparsable rule'))
-    ? 'INVALID_RULE'
-    : 'INVALID_CONFIG';
+    ? 'invalid-rule'
+    : 'invalid-config';
   return new PermissionGateError(code, lines.join('\n'), issues);
 }
 

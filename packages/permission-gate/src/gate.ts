@@ -625,7 +625,7 @@ const ABORTED = Symbol('aborted');
 /** Thrown by `installPermissionGate` for a target without the approval hook. */
 function invalidTarget(target: unknown): PermissionGateError {
   return new PermissionGateError(
-    'INVALID_CONFIG',
+    'invalid-config',
     `installPermissionGate: target must expose setPermissionGate() and getPermissionGate(), got ${describeValue(target)}`,
   );
 }

@@ -99,7 +99,7 @@ export function safeParseRule(raw: unknown): SafeParseRuleResult {
   return r.ok ? { ok: true, rule: r.compiled.rule } : r;
 }
 
-/** Parses `Tool` or `Tool(pattern)`; throws a `PermissionGateError` (code `INVALID_RULE`) when unparsable. */
+/** Parses `Tool` or `Tool(pattern)`; throws a `PermissionGateError` (code `invalid-rule`) when unparsable. */
 export function parseRule(raw: string): ParsedRule {
   const r = safeParseRule(raw);
   if (!r.ok) throw configError([{ path: 'rule', message: r.error }]);

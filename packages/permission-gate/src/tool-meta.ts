@@ -79,7 +79,7 @@ export function safeToolMeta(value: unknown): { ok: true; meta: ToolMeta } | { o
 
 /** A tool-metadata registry owned by one gate (or shared on purpose); no process-global state. */
 export interface ToolMetaRegistry {
-  /** Classifies a host tool; throws `BUILTIN_META_LOCKED` when it would change a built-in tool's capability. */
+  /** Classifies a host tool; throws `builtin-meta-locked` when it would change a built-in tool's capability. */
   register(name: string, meta: ToolMetaInput): void;
   /** The metadata of a tool: built-in first, then host-registered; `undefined` for undeclared tools. */
   get(name: string): ToolMeta | undefined;
@@ -96,19 +96,19 @@ export function createToolMetaRegistry(initial?: Readonly<Record<string, ToolMet
     register(name, input) {
       if (typeof name !== 'string' || name === '') {
         throw new PermissionGateError(
-          'INVALID_TOOL_META',
+          'invalid-tool-meta',
           `tool name must be a non-empty string, got ${describeValue(name)}`,
         );
       }
       const r = safeToolMeta(input);
-      if (!r.ok) throw new PermissionGateError('INVALID_TOOL_META', `toolMeta.${name}: ${r.error}`);
+      if (!r.ok) throw new PermissionGateError('invalid-tool-meta', `toolMeta.${name}: ${r.error}`);
       const builtin = Object.hasOwn(BUILTIN_TOOL_META, name)
         ? BUILTIN_TOOL_META[name as LockedToolName]
         : undefined;
       if (builtin) {
         if (builtin.capability === r.meta.capability) return;
         throw new PermissionGateError(
-          'BUILTIN_META_LOCKED',
+          'builtin-meta-locked',
           `toolMeta.${name}: built-in tool ${quote(name)} is "${builtin.capability}" and cannot be reclassified as "${r.meta.capability}"; use policy.overrides to tighten it`,
         );
       }

@@ -52,7 +52,7 @@ describe('parseRule', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(PermissionGateError);
       const err = e as PermissionGateError;
-      expect(err.code).toBe('INVALID_RULE');
+      expect(err.code).toBe('invalid-rule');
       expect(err.message).toBe('rules.deny[2]: unparsable rule "Bash((" (expected Tool or Tool(pattern))');
       expect(err.issues).toEqual([{ path: 'rules.deny[2]', message: expect.stringContaining('Bash((') }]);
     }

@@ -37,14 +37,14 @@ describe('built-in tool metadata', () => {
     ['Write', 'read'],
     ['job_kill', 'read'],
     ['Read', 'exec'],
-  ] as const)('cannot reclassify %s as %s (throws BUILTIN_META_LOCKED)', (name, capability) => {
+  ] as const)('cannot reclassify %s as %s (throws builtin-meta-locked)', (name, capability) => {
     const gate = createPermissionGate();
     try {
       gate.registerToolMeta(name, capability);
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(PermissionGateError);
-      expect((e as PermissionGateError).code).toBe('BUILTIN_META_LOCKED');
+      expect((e as PermissionGateError).code).toBe('builtin-meta-locked');
       expect((e as PermissionGateError).message).toContain('use policy.overrides to tighten it');
     }
     expect(gate.toolMeta.get(name)).toBe(BUILTIN_TOOL_META[name]);

@@ -117,7 +117,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** A config object lacks a field: the message names the field and the variable that would set it. */
 function missing(field: string, env: string, provider: string, hint: string): never {
   throw new ProvidersError(
-    'missing_config',
+    'missing-config',
     `the ${provider} provider needs ${field} (environment: ${env}); ${hint}`,
     { field },
   );
@@ -126,7 +126,7 @@ function missing(field: string, env: string, provider: string, hint: string): ne
 /** The environment lacks a variable: the message and `field` name the variable. */
 function missingEnv(variable: string, provider: string, hint: string): never {
   throw new ProvidersError(
-    'missing_config',
+    'missing-config',
     `${variable} is not set: the ${provider} provider needs it; ${hint}`,
     {
       field: variable,
@@ -138,7 +138,7 @@ function optionalString(config: Record<string, unknown>, field: string): string 
   const value = config[field];
   if (value === undefined) return undefined;
   if (typeof value !== 'string') {
-    throw new ProvidersError('invalid_config', `${field} must be a string, got ${describe(value)}`, {
+    throw new ProvidersError('invalid-config', `${field} must be a string, got ${describe(value)}`, {
       field,
     });
   }
@@ -150,10 +150,10 @@ function checkUrl(value: string, field: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new ProvidersError('invalid_config', `${field} is not a URL: ${describe(value)}`, { field });
+    throw new ProvidersError('invalid-config', `${field} is not a URL: ${describe(value)}`, { field });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ProvidersError('invalid_config', `${field} must be an http(s) URL, got ${describe(value)}`, {
+    throw new ProvidersError('invalid-config', `${field} must be an http(s) URL, got ${describe(value)}`, {
       field,
     });
   }
@@ -164,19 +164,19 @@ function httpSettings(config: Record<string, unknown>) {
   const headers = config.headers;
   if (headers !== undefined) {
     if (!isRecord(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {
-      throw new ProvidersError('invalid_config', 'headers must be an object of strings', {
+      throw new ProvidersError('invalid-config', 'headers must be an object of strings', {
         field: 'headers',
       });
     }
   }
   const fetch = config.fetch;
   if (fetch !== undefined && typeof fetch !== 'function') {
-    throw new ProvidersError('invalid_config', 'fetch must be a function', { field: 'fetch' });
+    throw new ProvidersError('invalid-config', 'fetch must be a function', { field: 'fetch' });
   }
   const stall = config.stallTimeoutMs;
   if (stall !== undefined && (typeof stall !== 'number' || !Number.isFinite(stall) || stall <= 0)) {
     throw new ProvidersError(
-      'invalid_config',
+      'invalid-config',
       `stallTimeoutMs must be a positive number, got ${describe(stall)}`,
       {
         field: 'stallTimeoutMs',
@@ -210,7 +210,7 @@ function resolved(
  */
 export function createModel(config: ModelConfig): ResolvedModel {
   if (!isRecord(config)) {
-    throw new ProvidersError('invalid_config', `model config must be an object, got ${describe(config)}`);
+    throw new ProvidersError('invalid-config', `model config must be an object, got ${describe(config)}`);
   }
   const provider: unknown = config.provider;
   const raw: Record<string, unknown> = config;
@@ -241,7 +241,7 @@ export function createModel(config: ModelConfig): ResolvedModel {
       const api = raw.api ?? 'responses';
       if (api !== 'responses' && api !== 'chat') {
         throw new ProvidersError(
-          'invalid_config',
+          'invalid-config',
           `api must be "responses" or "chat", got ${describe(api)}`,
           {
             field: 'api',
@@ -278,7 +278,7 @@ export function createModel(config: ModelConfig): ResolvedModel {
     }
     default:
       throw new ProvidersError(
-        'unknown_provider',
+        'unknown-provider',
         `unknown provider ${describe(provider)}; expected one of ${PROVIDER_NAMES.join(', ')}`,
         { field: 'provider' },
       );
@@ -333,7 +333,7 @@ function envInteger(env: EnvLike, name: EnvVarName): number | undefined {
   if (value === undefined) return undefined;
   if (!/^[0-9]+$/u.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) <= 0) {
     throw new ProvidersError(
-      'invalid_config',
+      'invalid-config',
       `${name} must be a positive whole number, got ${describe(value)}`,
       {
         field: name,
@@ -359,7 +359,7 @@ export function modelFromEnv(options: ModelFromEnvOptions = {}): ResolvedModel |
   const fallback = options.fallback ?? 'none';
   if (fallback !== 'none' && fallback !== 'demo') {
     throw new ProvidersError(
-      'invalid_config',
+      'invalid-config',
       `fallback must be "none" or "demo", got ${describe(fallback)}`,
       {
         field: 'fallback',
@@ -383,7 +383,7 @@ export function modelFromEnv(options: ModelFromEnvOptions = {}): ResolvedModel |
   else if (explicit !== undefined) {
     if (!(PROVIDER_NAMES as readonly string[]).includes(explicit)) {
       throw new ProvidersError(
-        'unknown_provider',
+        'unknown-provider',
         `CODEAGENT_PROVIDER=${describe(explicit)} is not one of ${[...PROVIDER_NAMES, 'demo'].join(', ')}`,
         { field: 'CODEAGENT_PROVIDER' },
       );
@@ -392,7 +392,7 @@ export function modelFromEnv(options: ModelFromEnvOptions = {}): ResolvedModel |
   } else if (baseURL !== undefined) provider = 'openai-compatible';
   else if (anthropicKey !== undefined && openaiKey !== undefined) {
     throw new ProvidersError(
-      'ambiguous_provider',
+      'ambiguous-provider',
       'both ANTHROPIC_API_KEY and OPENAI_API_KEY are set: choose one with CODEAGENT_PROVIDER=anthropic or openai',
       { field: 'CODEAGENT_PROVIDER' },
     );
@@ -400,7 +400,7 @@ export function modelFromEnv(options: ModelFromEnvOptions = {}): ResolvedModel |
   else if (openaiKey !== undefined) provider = 'openai';
   else if (model !== undefined || genericKey !== undefined) {
     throw new ProvidersError(
-      'missing_config',
+      'missing-config',
       'CODEAGENT_MODEL or CODEAGENT_API_KEY is set but no provider is: set CODEAGENT_PROVIDER (or CODEAGENT_BASE_URL)',
       { field: 'CODEAGENT_PROVIDER' },
     );
@@ -422,7 +422,7 @@ export function modelFromEnv(options: ModelFromEnvOptions = {}): ResolvedModel |
       const api = readEnv(env, 'CODEAGENT_OPENAI_API')?.toLowerCase();
       if (api !== undefined && api !== 'responses' && api !== 'chat') {
         throw new ProvidersError(
-          'invalid_config',
+          'invalid-config',
           `CODEAGENT_OPENAI_API must be responses or chat, got ${describe(api)}`,
           {
             field: 'CODEAGENT_OPENAI_API',

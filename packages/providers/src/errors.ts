@@ -1,10 +1,10 @@
 /** Stable string codes carried by every {@link ProvidersError}. */
 export type ProvidersErrorCode =
-  | 'missing_config'
-  | 'invalid_config'
-  | 'unknown_provider'
-  | 'ambiguous_provider'
-  | 'invalid_script'
+  | 'missing-config'
+  | 'invalid-config'
+  | 'unknown-provider'
+  | 'ambiguous-provider'
+  | 'invalid-script'
   | 'stalled';
 
 /** The one error class of `@codeagent/providers`: a clear message plus a stable `code` to branch on. */

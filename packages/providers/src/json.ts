@@ -11,14 +11,14 @@ export type JsonValue =
 
 const MAX_DEPTH = 200;
 
-/** Serialises a value as JSON, or throws an `invalid_script` error naming `where` (cycles, functions, NaN, depth). */
+/** Serialises a value as JSON, or throws an `invalid-script` error naming `where` (cycles, functions, NaN, depth). */
 export function toJsonText(value: unknown, where: string): string {
   check(value, where, 0, new Set());
   return JSON.stringify(value);
 }
 
 function fail(where: string, why: string): never {
-  throw new ProvidersError('invalid_script', `${where} is not JSON: ${why}`, { field: where });
+  throw new ProvidersError('invalid-script', `${where} is not JSON: ${why}`, { field: where });
 }
 
 function check(value: unknown, where: string, depth: number, stack: Set<object>): void {

@@ -86,7 +86,7 @@ function checkLimit(value: unknown, field: string): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
     throw new ProvidersError(
-      'invalid_config',
+      'invalid-config',
       `${field} must be a positive whole number, got ${describe(value)}`,
       {
         field,
@@ -108,7 +108,7 @@ export function describe(value: unknown): string {
 /**
  * Looks up a model's limits in {@link MODEL_LIMITS} (longest prefix of the normalised id wins,
  * {@link DEFAULT_MODEL_LIMITS} otherwise) and applies an override; throws a `ProvidersError`
- * (`invalid_config`) on a non-positive or fractional override.
+ * (`invalid-config`) on a non-positive or fractional override.
  */
 export function modelLimits(modelId: string, override: ModelLimitsOverride = {}): ModelLimits {
   const contextOverride = checkLimit(override.contextWindow, 'contextWindow');
@@ -124,7 +124,7 @@ export function modelLimits(modelId: string, override: ModelLimitsOverride = {})
   const contextWindow = contextOverride ?? base.contextWindow;
   if (outputOverride !== undefined && outputOverride > contextWindow) {
     throw new ProvidersError(
-      'invalid_config',
+      'invalid-config',
       `maxOutputTokens (${outputOverride}) exceeds contextWindow (${contextWindow})`,
       { field: 'maxOutputTokens' },
     );

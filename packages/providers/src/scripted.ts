@@ -198,7 +198,7 @@ type PlannedPart =
   | { readonly type: 'error'; readonly message: string };
 
 function invalid(where: string, why: string): never {
-  throw new ProvidersError('invalid_script', `${where}: ${why}`, { field: where });
+  throw new ProvidersError('invalid-script', `${where}: ${why}`, { field: where });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -337,7 +337,7 @@ function planThrow(value: unknown, where: string): PlannedTurn['throws'] {
   };
 }
 
-/** Validates one step's result and turns it into a fully resolved plan; throws `invalid_script` on bad data. */
+/** Validates one step's result and turns it into a fully resolved plan; throws `invalid-script` on bad data. */
 function planTurn(
   step: unknown,
   where: string,
@@ -731,7 +731,7 @@ class ScriptedLanguageModel implements ScriptedModel {
 /**
  * Creates a deterministic `LanguageModelV3` that answers each request with the next step of `script`
  * (a step function sees the prompt, so it can react to a tool result or a denial); once the script is
- * exhausted it answers `exhaustedText` instead of throwing. Throws `ProvidersError` (`invalid_script`)
+ * exhausted it answers `exhaustedText` instead of throwing. Throws `ProvidersError` (`invalid-script`)
  * for a malformed script.
  */
 export function scriptedModel(script: Script, options: ScriptedModelOptions = {}): ScriptedModel {

@@ -35,7 +35,7 @@ function timer(ms: number): { promise: Promise<'stall'>; cancel: () => void } {
 export function withStallTimeout(model: LanguageModelV3, timeoutMs: number): LanguageModelV3 {
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new ProvidersError(
-      'invalid_config',
+      'invalid-config',
       `stallTimeoutMs must be a positive number, got ${String(timeoutMs)}`,
       { field: 'stallTimeoutMs' },
     );

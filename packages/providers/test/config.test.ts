@@ -27,7 +27,7 @@ function errorOf(run: () => unknown): ProvidersError {
 describe('modelLimits', () => {
   // Table lookups and overrides are data: vectors/model-limits.json, run by vectors.test.ts.
   it.each([0, -5, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '4096'])('rejects the override %s', (bad) => {
-    expect(errorOf(() => modelLimits('x', { contextWindow: bad as number })).code).toBe('invalid_config');
+    expect(errorOf(() => modelLimits('x', { contextWindow: bad as number })).code).toBe('invalid-config');
   });
 
   it('has sane, unique table rows and the exported default for unknown ids', () => {
@@ -103,30 +103,30 @@ describe('createModel', () => {
   ];
   it.each(incomplete)('names the missing variable: %s', (_name, config, variable) => {
     const error = errorOf(() => createModel(config as ModelConfig));
-    expect(error.code).toBe('missing_config');
+    expect(error.code).toBe('missing-config');
     expect(error.message).toContain(variable);
     expect(['baseURL', 'model', 'apiKey']).toContain(error.field);
   });
 
   const invalid: Array<[string, unknown, string]> = [
-    ['a non-object', 'openai', 'invalid_config'],
-    ['an unknown provider', { provider: 'gemini' }, 'unknown_provider'],
+    ['a non-object', 'openai', 'invalid-config'],
+    ['an unknown provider', { provider: 'gemini' }, 'unknown-provider'],
     [
       'a non-URL baseURL',
       { provider: 'openai-compatible', baseURL: 'not a url', model: 'm' },
-      'invalid_config',
+      'invalid-config',
     ],
     [
       'a javascript: baseURL',
       { provider: 'openai-compatible', baseURL: 'javascript:alert(1)', model: 'm' },
-      'invalid_config',
+      'invalid-config',
     ],
-    ['a numeric key', { provider: 'openai', apiKey: 42 }, 'invalid_config'],
-    ['a bad api', { provider: 'openai', apiKey: 'k', api: 'assistants' }, 'invalid_config'],
-    ['non-string headers', { provider: 'anthropic', apiKey: 'k', headers: { a: 1 } }, 'invalid_config'],
-    ['a non-function fetch', { provider: 'anthropic', apiKey: 'k', fetch: 'x' }, 'invalid_config'],
-    ['a negative window', { provider: 'anthropic', apiKey: 'k', contextWindow: -1 }, 'invalid_config'],
-    ['a broken script', { provider: 'scripted', script: [1] }, 'invalid_script'],
+    ['a numeric key', { provider: 'openai', apiKey: 42 }, 'invalid-config'],
+    ['a bad api', { provider: 'openai', apiKey: 'k', api: 'assistants' }, 'invalid-config'],
+    ['non-string headers', { provider: 'anthropic', apiKey: 'k', headers: { a: 1 } }, 'invalid-config'],
+    ['a non-function fetch', { provider: 'anthropic', apiKey: 'k', fetch: 'x' }, 'invalid-config'],
+    ['a negative window', { provider: 'anthropic', apiKey: 'k', contextWindow: -1 }, 'invalid-config'],
+    ['a broken script', { provider: 'scripted', script: [1] }, 'invalid-script'],
   ];
   it.each(invalid)('rejects %s with a clear code', (_name, config, code) => {
     expect(errorOf(() => createModel(config as ModelConfig)).code).toBe(code);

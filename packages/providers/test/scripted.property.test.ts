@@ -175,7 +175,7 @@ describe('scriptedModel properties', () => {
           scriptedModel(garbage as Script);
           return true;
         } catch (error) {
-          return isProvidersError(error) && error.code === 'invalid_script';
+          return isProvidersError(error) && error.code === 'invalid-script';
         }
       }),
       { numRuns: 300 },

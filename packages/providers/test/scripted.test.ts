@@ -299,7 +299,7 @@ describe('script validation', () => {
     ['a typo in a usage field', [{ usage: { inputToken: 3 } }]],
     ['a typo in a failure field', [{ throws: { message: 'x', status: 500 } }]],
   ];
-  it.each(bad)('rejects %s with a clear invalid_script error', (_name, script) => {
+  it.each(bad)('rejects %s with a clear invalid-script error', (_name, script) => {
     let caught: unknown;
     try {
       scriptedModel(script as Script);
@@ -307,7 +307,7 @@ describe('script validation', () => {
       caught = error;
     }
     expect(isProvidersError(caught)).toBe(true);
-    expect(caught).toMatchObject({ code: 'invalid_script' });
+    expect(caught).toMatchObject({ code: 'invalid-script' });
   });
 
   it('rejects cyclic and absurdly deep tool input without a stack overflow', () => {
@@ -326,7 +326,7 @@ describe('script validation', () => {
   it('rejects a step function that returns garbage at request time, naming the step', async () => {
     const model = scriptedModel([() => ({ parts: 'nope' }) as never]);
     await expect(model.doStream(callOptions())).rejects.toMatchObject({
-      code: 'invalid_script',
+      code: 'invalid-script',
       message: expect.stringContaining('script[0](context).parts'),
     });
   });

@@ -1,5 +1,5 @@
 /** Stable codes carried by {@link SkillError}. */
-export type SkillErrorCode = 'SKILL_NOT_FOUND' | 'SKILL_UNREADABLE' | 'INVALID_TOOL_INPUT';
+export type SkillErrorCode = 'skill-not-found' | 'skill-unreadable' | 'invalid-tool-input';
 
 /** The package's one error class; `code` is stable and safe to switch on. */
 export class SkillError extends Error {
@@ -20,7 +20,24 @@ export class SkillError extends Error {
   }
 }
 
+/** The spellings the codes had before they became kebab-case (ADR 0200), by their current code. */
+const LEGACY_CODES: Readonly<Record<string, SkillErrorCode>> = {
+  SKILL_NOT_FOUND: 'skill-not-found',
+  SKILL_UNREADABLE: 'skill-unreadable',
+  INVALID_TOOL_INPUT: 'invalid-tool-input',
+};
+
 /** Narrows an unknown thrown value to a {@link SkillError}, optionally with a given code. */
-export function isSkillError(value: unknown, code?: SkillErrorCode): value is SkillError {
-  return value instanceof SkillError && (code === undefined || value.code === code);
+export function isSkillError(value: unknown, code?: SkillErrorCode): value is SkillError;
+/**
+ * Narrows to a {@link SkillError} with a code in its old SCREAMING_SNAKE spelling.
+ * @deprecated The codes are kebab-case (`'skill-not-found'`): pass the new spelling.
+ */
+export function isSkillError(
+  value: unknown,
+  code: 'SKILL_NOT_FOUND' | 'SKILL_UNREADABLE' | 'INVALID_TOOL_INPUT',
+): value is SkillError;
+export function isSkillError(value: unknown, code?: string): value is SkillError {
+  if (!(value instanceof SkillError)) return false;
+  return code === undefined || value.code === (Object.hasOwn(LEGACY_CODES, code) ? LEGACY_CODES[code] : code);
 }

@@ -49,8 +49,8 @@ function trimTrailingNewlines(text: string): string {
 
 /**
  * Loads the body (without frontmatter) of the winning skill named `name`, with arguments substituted.
- * Throws a {@link SkillError} `SKILL_NOT_FOUND` listing the available names when there is no such skill, and
- * `SKILL_UNREADABLE` when the file changed into something unreadable between discovery and reading.
+ * Throws a {@link SkillError} `skill-not-found` listing the available names when there is no such skill, and
+ * `skill-unreadable` when the file changed into something unreadable between discovery and reading.
  */
 export async function loadSkillPrompt(name: string, options: SkillLoadOptions): Promise<string> {
   const listed = findListedSkill(name, options);
@@ -67,7 +67,7 @@ export async function loadSkillPrompt(name: string, options: SkillLoadOptions): 
     const available = [...skills.keys()].sort();
     const list = available.length === 0 ? 'none' : available.join(', ');
     throw new SkillError(
-      'SKILL_NOT_FOUND',
+      'skill-not-found',
       `Unknown skill "${sanitiseForMessage(name)}". Available skills: ${list}`,
       {
         available,
@@ -78,7 +78,7 @@ export async function loadSkillPrompt(name: string, options: SkillLoadOptions): 
   const body = await readSkillBody(skill.path, cap);
   if (!body.ok) {
     throw new SkillError(
-      'SKILL_UNREADABLE',
+      'skill-unreadable',
       `Skill "${name}" could not be read (${skill.path}): ${body.reason}`,
       {
         available: [...skills.keys()].sort(),

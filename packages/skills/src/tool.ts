@@ -55,17 +55,17 @@ export interface UseSkillTool {
   execute(input: unknown): Promise<string>;
 }
 
-/** Validates untrusted `use_skill` input; throws `INVALID_TOOL_INPUT` with a clear message. */
+/** Validates untrusted `use_skill` input; throws `invalid-tool-input` with a clear message. */
 export function parseUseSkillInput(input: unknown): UseSkillInput {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new SkillError('INVALID_TOOL_INPUT', 'use_skill expects an object {name: string, args?: string}');
+    throw new SkillError('invalid-tool-input', 'use_skill expects an object {name: string, args?: string}');
   }
   const { name, args } = input as Record<string, unknown>;
   if (typeof name !== 'string' || name === '') {
-    throw new SkillError('INVALID_TOOL_INPUT', 'use_skill: "name" must be a non-empty string');
+    throw new SkillError('invalid-tool-input', 'use_skill: "name" must be a non-empty string');
   }
   if (args !== undefined && args !== null && typeof args !== 'string') {
-    throw new SkillError('INVALID_TOOL_INPUT', 'use_skill: "args" must be a string when given');
+    throw new SkillError('invalid-tool-input', 'use_skill: "args" must be a string when given');
   }
   return typeof args === 'string' ? { name, args } : { name };
 }

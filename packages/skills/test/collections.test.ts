@@ -84,7 +84,7 @@ describe('real skill collections (shapes with provenance)', () => {
     }
     expect(hint).not.toMatch(/<name>(deploy|difit)<\/name>/);
     await expect(useSkillTool(o).execute({ name: 'deploy' })).rejects.toMatchObject({
-      code: 'SKILL_NOT_FOUND',
+      code: 'skill-not-found',
     });
     expect(await loadSkillPrompt('deploy', { ...o, args: 'v2' })).toBe('\nDeploy v2 to production.\n');
     expect(await loadSkillPrompt('fix-issue', { ...o, args: '42 high ana' })).toBe(

@@ -30,7 +30,7 @@ afterEach(async () => {
   await t.cleanup();
 });
 
-it('a body that cannot be read at load time is a SKILL_UNREADABLE error naming the file and the reason', async () => {
+it('a body that cannot be read at load time is a skill-unreadable error naming the file and the reason', async () => {
   const path = await t.write('project/.codeagent/skills/flaky/SKILL.md', skillMd('flaky', 'x'));
   const cache = new SkillCache();
   const opts = { cwd: t.cwd, homeDir: t.home, cache };
@@ -38,7 +38,7 @@ it('a body that cannot be read at load time is a SKILL_UNREADABLE error naming t
   failing.path = path;
   await expect(loadSkillPrompt('flaky', opts)).rejects.toMatchObject({
     name: 'SkillError',
-    code: 'SKILL_UNREADABLE',
+    code: 'skill-unreadable',
     available: ['flaky'],
     message: `Skill "flaky" could not be read (${path}): EIO: i/o error, open '${path}'`,
   });

@@ -89,17 +89,21 @@ describe('loadSkillPrompt', () => {
     );
   });
 
-  it('an unknown skill throws SKILL_NOT_FOUND listing the available names', async () => {
+  it('an unknown skill throws skill-not-found listing the available names', async () => {
     await t.write('project/.codeagent/skills/beta/SKILL.md', skillMd('beta', 'b'));
     await t.write('home/.codeagent/skills/alpha/SKILL.md', skillMd('alpha', 'a'));
     const error = await loadSkillPrompt('gamma', { cwd: t.cwd, homeDir: t.home, cache }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(SkillError);
+    expect(isSkillError(error, 'skill-not-found')).toBe(true);
+    expect(isSkillError(error, 'invalid-tool-input')).toBe(false);
+    // The deprecated SCREAMING_SNAKE spelling still matches (ADR 0200); an unrelated string does not.
     expect(isSkillError(error, 'SKILL_NOT_FOUND')).toBe(true);
     expect(isSkillError(error, 'INVALID_TOOL_INPUT')).toBe(false);
+    expect(isSkillError(error, 'toString' as never)).toBe(false);
     if (!isSkillError(error)) throw new Error('unreachable');
-    expect(error.code).toBe('SKILL_NOT_FOUND');
+    expect(error.code).toBe('skill-not-found');
     expect(error.available).toEqual(['alpha', 'beta']);
     expect(error.message).toBe('Unknown skill "gamma". Available skills: alpha, beta');
   });
@@ -108,7 +112,7 @@ describe('loadSkillPrompt', () => {
     const error = await loadSkillPrompt('\u001b[31mx\u202e', { cwd: t.cwd, homeDir: t.home, cache }).catch(
       (e: unknown) => e,
     );
-    expect(isSkillError(error, 'SKILL_NOT_FOUND')).toBe(true);
+    expect(isSkillError(error, 'skill-not-found')).toBe(true);
     if (!(error instanceof Error)) throw new Error('unreachable');
     expect(error.message).toBe('Unknown skill "?[31mx?". Available skills: none');
   });
@@ -116,7 +120,7 @@ describe('loadSkillPrompt', () => {
   it('an invalid (skipped) skill is not loadable', async () => {
     await t.write('project/.codeagent/skills/broken/SKILL.md', '---\nname: broken\n---\nbody');
     await expect(loadSkillPrompt('broken', { cwd: t.cwd, homeDir: t.home, cache })).rejects.toMatchObject({
-      code: 'SKILL_NOT_FOUND',
+      code: 'skill-not-found',
     });
   });
 });
@@ -152,6 +156,6 @@ describe('loadSkillPrompt reuses the last listing', () => {
     expect(await loadSkillPrompt('other', o)).toBe('renamed\n');
     // The skill disappears: a clear not-found error with the names that remain.
     await rm(dirname(low), { recursive: true });
-    await expect(loadSkillPrompt('greet', o)).rejects.toMatchObject({ code: 'SKILL_NOT_FOUND' });
+    await expect(loadSkillPrompt('greet', o)).rejects.toMatchObject({ code: 'skill-not-found' });
   });
 });

@@ -47,7 +47,7 @@ describe('useSkillTool', () => {
     expect(await tool.execute({ name: 'greet', args: null })).toBe('Hello $ARG1!\n');
     expect(await tool.execute({ name: 'host-only' })).toBe('from host\n');
     await expect(tool.execute({ name: 'nope' })).rejects.toMatchObject({
-      code: 'SKILL_NOT_FOUND',
+      code: 'skill-not-found',
       available: ['greet', 'host-only'],
     });
     expect(await listSkillNames({ cwd: t.cwd, homeDir: t.home, dirs: [`${t.root}/host`] })).toEqual([
@@ -72,7 +72,7 @@ describe('useSkillTool', () => {
     for (const name of ['deploy', 'manual']) {
       // Unknown to the model: the error lists only what it was offered.
       await expect(tool.execute({ name })).rejects.toMatchObject({
-        code: 'SKILL_NOT_FOUND',
+        code: 'skill-not-found',
         available: ['open'],
       });
       expect(await loadSkillPrompt(name, options)).toMatch(/ship it|by hand/);
@@ -90,11 +90,11 @@ describe('useSkillTool', () => {
     [{ name: '' }, /"name" must be a non-empty string/],
     [{ name: 42 }, /"name" must be a non-empty string/],
     [{ name: 'x', args: ['a'] }, /"args" must be a string/],
-  ])('rejects bad input %j with INVALID_TOOL_INPUT', async (input, message) => {
+  ])('rejects bad input %j with invalid-tool-input', async (input, message) => {
     expect(() => parseUseSkillInput(input)).toThrow(message);
     const tool = useSkillTool({ cwd: t.cwd, homeDir: t.home });
     await expect(tool.execute(input)).rejects.toMatchObject({
-      code: 'INVALID_TOOL_INPUT',
+      code: 'invalid-tool-input',
       name: 'SkillError',
     });
   });

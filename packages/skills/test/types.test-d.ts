@@ -19,7 +19,7 @@ describe('public types', () => {
   it('closed unions stay closed', () => {
     expectTypeOf<SkillSourceKind>().toEqualTypeOf<'user' | 'project' | 'host'>();
     expectTypeOf<SkillErrorCode>().toEqualTypeOf<
-      'SKILL_NOT_FOUND' | 'SKILL_UNREADABLE' | 'INVALID_TOOL_INPUT'
+      'skill-not-found' | 'skill-unreadable' | 'invalid-tool-input'
     >();
     expectTypeOf<SkillWarning['code']>().toEqualTypeOf<SkillWarningCode>();
     expectTypeOf<'too-large'>().toMatchTypeOf<SkillWarningCode>();
@@ -46,7 +46,7 @@ describe('public types', () => {
 
   it('isSkillError narrows', () => {
     const e: unknown = null;
-    if (isSkillError(e, 'SKILL_NOT_FOUND')) {
+    if (isSkillError(e, 'skill-not-found')) {
       expectTypeOf(e).toEqualTypeOf<SkillError>();
       expectTypeOf(e.available).toEqualTypeOf<readonly string[]>();
     }

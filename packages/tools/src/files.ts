@@ -38,7 +38,7 @@ export interface FileChangeLimits {
   /** Largest file Edit will load (default 10 MiB). */
   maxEditBytes?: number;
   /**
-   * Write and Edit through a file with more than one hard link (default `false`: refused with `hard_link`,
+   * Write and Edit through a file with more than one hard link (default `false`: refused with `hard-link`,
    * since the change would show under every other name too). A host sets it from the user's approval.
    */
   allowHardLinks?: boolean;
@@ -86,7 +86,7 @@ const approvedLimits = (limits: FileChangeLimits, approved: ApprovedChange | und
 function holdToApproval(resolved: ResolvedPath, digest: string, approved: ApprovedChange | undefined): void {
   if (approved !== undefined && approved.beforeDigest !== digest) {
     throw new ToolError(
-      'changed_since_approval',
+      'changed-since-approval',
       `${resolved.display} changed after its change was shown for approval; nothing was written. Read it again and retry`,
     );
   }
@@ -111,8 +111,8 @@ async function existingFile(resolved: ResolvedPath): Promise<ExistingFile | unde
     throw error;
   }
   if (info.isDirectory())
-    throw new ToolError('is_directory', `${resolved.display} is a directory, not a file`);
-  if (!info.isFile()) throw new ToolError('not_a_file', `${resolved.display} is not a regular file`);
+    throw new ToolError('is-directory', `${resolved.display} is a directory, not a file`);
+  if (!info.isFile()) throw new ToolError('not-a-file', `${resolved.display} is not a regular file`);
   return { size: info.size, nlink: info.nlink, stamp: `stat:${info.ino}:${info.size}:${info.mtimeMs}` };
 }
 
@@ -124,7 +124,7 @@ function refuseHardLinks(
 ): void {
   if (existing.nlink > 1 && limits.allowHardLinks !== true) {
     throw new ToolError(
-      'hard_link',
+      'hard-link',
       `${resolved.display} has ${existing.nlink} hard links; writing would change every other name of it too (maybe outside the workspace), so it is refused unless the user allows writes through hard links`,
     );
   }
@@ -150,7 +150,7 @@ export async function writeTextFile(
   approved?: ApprovedChange,
 ): Promise<FileChangeOutcome> {
   const maxDiffBytes = limits.maxDiffBytes ?? 256 * 1024;
-  if (typeof args.content !== 'string') throw new ToolError('invalid_input', 'content must be a string');
+  if (typeof args.content !== 'string') throw new ToolError('invalid-input', 'content must be a string');
   const resolved = await workspace.resolve(args.file_path);
   return workspace.withFileLock(resolved.real, () =>
     writeLocked(resolved, args.content, maxDiffBytes, approvedLimits(limits, approved), approved),
@@ -223,11 +223,11 @@ function countOccurrences(text: string, needle: string): number {
 
 function checkEditArgs(args: EditArgs): void {
   if (typeof args.old_string !== 'string' || typeof args.new_string !== 'string') {
-    throw new ToolError('invalid_input', 'old_string and new_string must be strings');
+    throw new ToolError('invalid-input', 'old_string and new_string must be strings');
   }
   if (args.old_string === args.new_string) {
     throw new ToolError(
-      'edit_no_change',
+      'edit-no-change',
       'old_string and new_string are identical; there is nothing to change',
     );
   }
@@ -271,27 +271,27 @@ async function planEdit(
 ): Promise<PlannedEdit> {
   const existing = await existingFile(resolved);
   if (existing === undefined) {
-    if (args.old_string !== '') throw new ToolError('not_found', `File not found: ${resolved.display}`);
+    if (args.old_string !== '') throw new ToolError('not-found', `File not found: ${resolved.display}`);
     return { before: null, after: args.new_string, replacements: 1, links: 1 };
   }
   refuseHardLinks(resolved, existing, limits);
   if (existing.size > maxEditBytes) {
     throw new ToolError(
-      'file_too_large',
+      'file-too-large',
       `${resolved.display} is larger than the ${maxEditBytes}-byte Edit limit; use Bash (e.g. sed) for it`,
     );
   }
   const raw = await readVerified(resolved.real, resolved.display);
   if (looksBinary(raw.subarray(0, 8192))) {
     throw new ToolError(
-      'binary_file',
+      'binary-file',
       `${resolved.display} looks like a binary file; Edit only changes text`,
     );
   }
   if (!isUtf8(raw)) {
     // Decoding would turn the invalid bytes into U+FFFD and the write would corrupt the whole file.
     throw new ToolError(
-      'not_utf8',
+      'not-utf8',
       `${resolved.display} is not valid UTF-8 text; Edit would corrupt it, so use Bash (e.g. sed or iconv) for it`,
     );
   }
@@ -303,7 +303,7 @@ async function planEdit(
   if (oldString === '') {
     if (before !== '') {
       throw new ToolError(
-        'file_exists',
+        'file-exists',
         `old_string is empty but ${resolved.display} already has content; give the exact text to replace, or use Write`,
       );
     }
@@ -323,13 +323,13 @@ async function planEdit(
     }
     if (count === 0) {
       throw new ToolError(
-        'edit_no_match',
+        'edit-no-match',
         `old_string was not found in ${resolved.display}; Read the file and copy the exact text, including whitespace`,
       );
     }
     if (count > 1 && args.replace_all !== true) {
       throw new ToolError(
-        'edit_ambiguous',
+        'edit-ambiguous',
         `old_string occurs ${count} times in ${resolved.display}; add surrounding lines to make it unique, or set replace_all to change every occurrence`,
       );
     }
@@ -437,7 +437,7 @@ export async function previewWrite(
   limits: FileChangeLimits = {},
 ): Promise<FileChangePreview> {
   const maxDiffBytes = limits.maxDiffBytes ?? 256 * 1024;
-  if (typeof args.content !== 'string') throw new ToolError('invalid_input', 'content must be a string');
+  if (typeof args.content !== 'string') throw new ToolError('invalid-input', 'content must be a string');
   const resolved = await workspace.resolve(args.file_path);
   const { existing, before, digest } = await planWrite(resolved, maxDiffBytes, limits);
   return {

@@ -73,7 +73,7 @@ export class BackgroundJobs {
     const running = [...this.#jobs.values()].filter((j) => j.info.status === 'running').length;
     if (running >= this.#maxRunning) {
       throw new ToolError(
-        'invalid_input',
+        'invalid-input',
         `Too many background jobs running (${running}); stop one with job_kill before starting another`,
       );
     }
@@ -129,7 +129,7 @@ export class BackgroundJobs {
     if (job === undefined) {
       const known = [...this.#jobs.keys()];
       throw new ToolError(
-        'unknown_job',
+        'unknown-job',
         `No background job "${id}"${known.length > 0 ? ` (known: ${known.join(', ')})` : ' (none started)'}`,
       );
     }

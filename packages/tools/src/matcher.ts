@@ -156,7 +156,7 @@ export class RegexMatcher {
         this.close();
         reject(
           new ToolError(
-            'regex_timeout',
+            'regex-timeout',
             `Grep stopped: one batch of files took over ${this.#options.timeoutMs} ms; simplify the pattern (nested quantifiers such as (a+)+ backtrack catastrophically) or narrow the path`,
           ),
         );
@@ -169,7 +169,7 @@ export class RegexMatcher {
       const onError = (error: Error): void => {
         cleanup();
         this.close();
-        reject(new ToolError('io_error', `Grep worker failed: ${error.message}`, { cause: error }));
+        reject(new ToolError('io-error', `Grep worker failed: ${error.message}`, { cause: error }));
       };
       const cleanup = (): void => {
         clearTimeout(timer);

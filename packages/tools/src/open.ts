@@ -29,20 +29,20 @@ async function fdPath(handle: FileHandle): Promise<string | undefined> {
  * Checks that an open descriptor is the file the confinement check resolved: on Linux the kernel's path of the
  * descriptor must be `real` (a directory swapped for a symlink between the check and the open redirects the
  * open, and shows here), and everywhere the descriptor's device and inode must match `stat(real)` (a swap
- * after the open shows there). Throws `outside_workspace` on a mismatch.
+ * after the open shows there). Throws `outside-workspace` on a mismatch.
  */
 export async function verifyOpened(handle: FileHandle, real: string, display: string): Promise<void> {
   const opened = await fdPath(handle);
   if (opened !== undefined && opened !== real) {
     throw new ToolError(
-      'outside_workspace',
+      'outside-workspace',
       `${display} changed while it was being opened (it now leads to "${opened}"); refusing to use it`,
     );
   }
   const [fd, named] = await Promise.all([handle.stat(), stat(real).catch(() => undefined)]);
   if (named === undefined || fd.dev !== named.dev || fd.ino !== named.ino) {
     throw new ToolError(
-      'outside_workspace',
+      'outside-workspace',
       `${display} was replaced while it was being opened; refusing to use it`,
     );
   }
@@ -86,7 +86,7 @@ export async function writeVerified(
   } catch (error) {
     if (errnoCode(error) === 'ELOOP') {
       throw new ToolError(
-        'outside_workspace',
+        'outside-workspace',
         `${display} is a symbolic link now; refusing to write through it`,
         {
           cause: error,
@@ -100,7 +100,7 @@ export async function writeVerified(
     const info = await handle.stat();
     if (info.nlink > 1 && options.allowHardLinks !== true) {
       throw new ToolError(
-        'hard_link',
+        'hard-link',
         `${display} has ${info.nlink} hard links; writing would change every other name of it too (maybe outside the workspace), so it is refused unless the user allows writes through hard links`,
       );
     }

@@ -1,9 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { type CapturedOutput, OutputCapture } from './capture.js';
 import { ToolError } from './errors.js';
-import { toPlainText } from './text.js';
+import { toPlainText, utf8CompleteLength } from './text.js';
+
+/** Which pipe of a command a chunk of live output came from. */
+export type OutputStreamName = 'stdout' | 'stderr';
 
 /** Options of {@link runCommand}. */
 export interface RunCommandOptions {
@@ -29,6 +33,62 @@ export interface RunCommandOptions {
    * abandoned and reported in {@link CommandResult.survivors}.
    */
   lingerMs?: number | undefined;
+  /**
+   * Receives the output while the command runs, decoded as UTF-8 (a character is never split across chunks),
+   * escapes untouched like {@link CommandResult.output}; at most `maxOutputBytes` bytes in total, then one
+   * {@link LIVE_OUTPUT_CUT} note and nothing more (the result's capped head and tail have the rest).
+   */
+  onOutput?: ((stream: OutputStreamName, text: string) => void) | undefined;
+}
+
+/** The note live output ends with when the command wrote more than the cap. */
+export const LIVE_OUTPUT_CUT =
+  '\n[... live output stopped at the output limit; the result keeps the end ...]\n';
+
+/**
+ * Live output of one command within a byte budget: two UTF-8 decoders (stdout, stderr), the bytes counted
+ * before decoding, a chunk that crosses the budget cut at a character boundary and followed by the note once.
+ */
+class LiveOutput {
+  readonly #emit: (stream: OutputStreamName, text: string) => void;
+  readonly #decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+  #left: number;
+  #done = false;
+
+  constructor(maxBytes: number, emit: (stream: OutputStreamName, text: string) => void) {
+    this.#left = Math.max(0, Math.floor(maxBytes));
+    this.#emit = emit;
+  }
+
+  write(stream: OutputStreamName, chunk: Buffer): void {
+    if (this.#done) return;
+    const decoder = this.#decoders[stream];
+    if (chunk.length <= this.#left) {
+      this.#left -= chunk.length;
+      this.#send(stream, decoder.write(chunk));
+      return;
+    }
+    const cut = chunk.subarray(0, utf8CompleteLength(chunk.subarray(0, this.#left)));
+    this.#left = 0;
+    this.#done = true;
+    this.#send(stream, decoder.write(cut) + decoder.end() + LIVE_OUTPUT_CUT);
+  }
+
+  /** The command ended: whatever a decoder still holds (an incomplete character) goes out as U+FFFD. */
+  end(): void {
+    if (this.#done) return;
+    this.#done = true;
+    for (const stream of ['stdout', 'stderr'] as const) this.#send(stream, this.#decoders[stream].end());
+  }
+
+  #send(stream: OutputStreamName, text: string): void {
+    if (text === '') return;
+    try {
+      this.#emit(stream, text);
+    } catch {
+      // A listener that fails must not break the command: live output is display only.
+    }
+  }
 }
 
 /** A process started by the command that outlived it outside its process group. */
@@ -162,9 +222,9 @@ export function spawnShell(
   },
 ): ChildProcess {
   if (typeof command !== 'string' || command.trim() === '') {
-    throw new ToolError('invalid_input', 'command must be a non-empty string');
+    throw new ToolError('invalid-input', 'command must be a non-empty string');
   }
-  if (command.includes('\0')) throw new ToolError('invalid_input', 'command contains a NUL byte');
+  if (command.includes('\0')) throw new ToolError('invalid-input', 'command contains a NUL byte');
   const env = options.env ?? process.env;
   return spawn(options.shell ?? 'bash', ['-c', command], {
     cwd: options.cwd,
@@ -189,10 +249,11 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
   const linger = options.lingerMs ?? 300;
   if (options.signal?.aborted) {
     return Promise.reject(
-      new ToolError('invalid_input', 'Command not started: the call was already aborted'),
+      new ToolError('invalid-input', 'Command not started: the call was already aborted'),
     );
   }
   const capture = new OutputCapture(options.maxOutputBytes);
+  const live = options.onOutput ? new LiveOutput(options.maxOutputBytes, options.onOutput) : null;
   const tag = randomUUID();
   return new Promise<CommandResult>((resolve, reject) => {
     const child = spawnShell(command, { ...options, tag });
@@ -226,6 +287,7 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
         child.stdout?.destroy();
         child.stderr?.destroy();
       }
+      live?.end();
       const snap: CapturedOutput = capture.snapshot();
       resolve({
         output: snap.text,
@@ -260,14 +322,20 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       bound(grace + linger);
     }, options.timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout?.on('data', (chunk: Buffer) => capture.write(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => capture.write(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      capture.write(chunk);
+      live?.write('stdout', chunk);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      capture.write(chunk);
+      live?.write('stderr', chunk);
+    });
     child.once('error', (error) => {
       settled = true;
       cleanup();
       for (const t of timers) clearTimeout(t);
       reject(
-        new ToolError('spawn_failed', `Could not start the shell in ${options.cwd}: ${error.message}`, {
+        new ToolError('spawn-failed', `Could not start the shell in ${options.cwd}: ${error.message}`, {
           cause: error,
         }),
       );

@@ -77,7 +77,7 @@ export async function readImageFile(
   if (mime === undefined) return undefined;
   if (info.size > maxImageBytes) {
     throw new ToolError(
-      'file_too_large',
+      'file-too-large',
       `${resolved.display} is a ${formatBytes(info.size)} ${mime} image, over the ${formatBytes(maxImageBytes)} image limit`,
     );
   }
@@ -228,16 +228,16 @@ export async function readTextFile(
   const defaultLimit = limits.defaultLimit ?? 2000;
   const maxLineLength = limits.maxLineLength ?? 2000;
   const resolved = await workspace.resolve(args.file_path);
-  if (!resolved.exists) throw new ToolError('not_found', `File not found: ${resolved.display}`);
+  if (!resolved.exists) throw new ToolError('not-found', `File not found: ${resolved.display}`);
   const info = await stat(resolved.real);
   if (info.isDirectory()) {
-    throw new ToolError('is_directory', `${resolved.display} is a directory; use Glob to list its files`);
+    throw new ToolError('is-directory', `${resolved.display} is a directory; use Glob to list its files`);
   }
-  if (!info.isFile()) throw new ToolError('not_a_file', `${resolved.display} is not a regular file`);
+  if (!info.isFile()) throw new ToolError('not-a-file', `${resolved.display} is not a regular file`);
   const sample = await readSample(resolved.real, info.size, resolved.display);
   if (looksBinary(sample)) {
     throw new ToolError(
-      'binary_file',
+      'binary-file',
       `${resolved.display} looks like a binary file (${formatBytes(info.size)}); Read only shows text`,
     );
   }
@@ -250,7 +250,7 @@ export async function readTextFile(
   if (info.size > maxBytes) {
     if (!ranged) {
       throw new ToolError(
-        'file_too_large',
+        'file-too-large',
         `${resolved.display} is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} Read limit; pass offset and limit to read part of it, or use Grep`,
       );
     }

@@ -106,7 +106,7 @@ interface Target {
 
 async function searchTarget(workspace: Workspace, input: string | undefined, label: string): Promise<Target> {
   const resolved = await workspace.resolve(input === undefined || input === '' ? '.' : input, label);
-  if (!resolved.exists) throw new ToolError('not_found', `Path not found: ${resolved.display}`);
+  if (!resolved.exists) throw new ToolError('not-found', `Path not found: ${resolved.display}`);
   const info = await stat(resolved.real);
   return { resolved, isFile: info.isFile() };
 }
@@ -122,11 +122,11 @@ export async function globFiles(
   const maxResults = limits.maxResults ?? 500;
   const maxFiles = limits.maxFiles ?? 50_000;
   if (typeof args.pattern !== 'string' || args.pattern.trim() === '') {
-    throw new ToolError('invalid_input', 'pattern must be a non-empty glob');
+    throw new ToolError('invalid-input', 'pattern must be a non-empty glob');
   }
   const target = await searchTarget(workspace, args.path, 'path');
   if (target.isFile)
-    throw new ToolError('not_a_directory', `${target.resolved.display} is a file, not a directory`);
+    throw new ToolError('not-a-directory', `${target.resolved.display} is a file, not a directory`);
   const scan = picomatch.scan(args.pattern);
   let baseDir = scan.base;
   let glob = scan.glob;
@@ -207,7 +207,7 @@ export async function globFiles(
 
 function compileRegex(pattern: string, ignoreCase: boolean): RegExp {
   if (typeof pattern !== 'string' || pattern === '')
-    throw new ToolError('invalid_input', 'pattern must be a non-empty regular expression');
+    throw new ToolError('invalid-input', 'pattern must be a non-empty regular expression');
   const flags = ignoreCase ? 'i' : '';
   try {
     return new RegExp(pattern, `${flags}u`);
@@ -217,7 +217,7 @@ function compileRegex(pattern: string, ignoreCase: boolean): RegExp {
     } catch (error) {
       const reason =
         error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error);
-      throw new ToolError('invalid_regex', `Invalid regular expression: ${reason}`);
+      throw new ToolError('invalid-regex', `Invalid regular expression: ${reason}`);
     }
   }
 }
@@ -298,7 +298,7 @@ export async function grepFiles(
     if (target.isFile) {
       if (!readAllowed(filter, target.resolved.absolute, target.resolved.real)) {
         throw new ToolError(
-          'permission_denied',
+          'permission-denied',
           `Permission rules hide ${target.resolved.display} from search`,
         );
       }
@@ -384,7 +384,7 @@ function compileSearchGlob(pattern: string, field: string): (path: string) => bo
     const matcher = compileGlob(pattern, 'path');
     return (p) => matcher.test(p);
   } catch (error) {
-    if (error instanceof GlobSyntaxError) throw new ToolError('invalid_input', `${field}: ${error.message}`);
+    if (error instanceof GlobSyntaxError) throw new ToolError('invalid-input', `${field}: ${error.message}`);
     throw error;
   }
 }

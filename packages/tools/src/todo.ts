@@ -51,7 +51,7 @@ export class TodoList {
   write(todos: readonly TodoItem[]): string {
     for (const [i, t] of todos.entries()) {
       if (typeof t.content !== 'string' || t.content.trim() === '') {
-        throw new ToolError('invalid_input', `todos[${i}].content must be a non-empty string`);
+        throw new ToolError('invalid-input', `todos[${i}].content must be a non-empty string`);
       }
     }
     this.#items = todos.map((t) => ({ ...t }));

@@ -197,7 +197,7 @@ function success(
 /** Turns a thrown value into an error result with a clear one-line value. */
 function failure(error: unknown): ToolResult {
   const message = error instanceof ToolError ? error.message : oneLine(error);
-  const code = error instanceof ToolError ? error.code : (errnoCode(error) ?? 'io_error');
+  const code = error instanceof ToolError ? error.code : (errnoCode(error) ?? 'io-error');
   return { ...toolResult(message, { kind: 'error', payload: { message, detail: code } }), error: message };
 }
 
@@ -298,7 +298,7 @@ async function previewCall(s: Shared, name: string, args: unknown): Promise<Tool
     return { ok: true, view: previewView(name, change), change };
   } catch (error) {
     const message = error instanceof ToolError ? error.message : oneLine(error);
-    const code = error instanceof ToolError ? error.code : 'io_error';
+    const code = error instanceof ToolError ? error.code : 'io-error';
     return { ok: false, code, message };
   }
 }
@@ -362,7 +362,7 @@ function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
   if (r.success) return r.data;
   const issue = r.error.issues[0];
   const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  throw new ToolError('invalid_input', `Invalid ${tool} input: ${where}${issue?.message ?? 'bad arguments'}`);
+  throw new ToolError('invalid-input', `Invalid ${tool} input: ${where}${issue?.message ?? 'bad arguments'}`);
 }
 
 /** Creates the Read tool: a `code` artifact and `cat -n` numbered lines for the model (an `image` artifact for images). */
@@ -375,7 +375,7 @@ export function createReadTool(options: BuiltinToolsOptions): AgentTool<ReadArgs
       if (s.options.readFilter !== undefined) {
         const r = await s.workspace.resolve(input.file_path);
         if (!readAllowed(s.options.readFilter, r.absolute, r.real)) {
-          throw new ToolError('permission_denied', `Permission rules do not allow reading ${r.display}`);
+          throw new ToolError('permission-denied', `Permission rules do not allow reading ${r.display}`);
         }
       }
       const image = await readImageFile(s.workspace, input, s.options.read);
@@ -437,7 +437,7 @@ async function checkWriteTarget(s: Shared, filePath: string): Promise<void> {
   }
   if (!ok) {
     throw new ToolError(
-      'permission_denied',
+      'permission-denied',
       `${r.display} is a link to protected configuration (${r.real}); write that path by name so it can be approved`,
     );
   }
@@ -588,6 +588,8 @@ export function createBashTool(options: BuiltinToolsOptions): AgentTool<BashArgs
         killGraceMs: limits.killGraceMs,
         shell: limits.shell,
         groups: s.groups,
+        // Live output for the host's card, within the same cap as the result; the model gets only the result.
+        onOutput: ctx?.output ? (stream, text) => ctx.output?.({ stream, text }) : undefined,
       });
       const value = bashValue(r.plain, r, timeoutMs);
       const meta = { output: r.output, exitCode: r.exitCode, signal: r.signal };
@@ -722,7 +724,7 @@ export interface BuiltinToolkit {
   /**
    * The approval preview of a Write or Edit call, read from the file now (`undefined` for other tools). With the
    * call id, the call then only writes if the file is still what this preview showed (else it fails with
-   * `changed_since_approval`): what the user approves is what runs.
+   * `changed-since-approval`): what the user approves is what runs.
    */
   preview(name: string, args: unknown, callId?: string): Promise<ToolCallPreview | undefined>;
   /**

@@ -57,7 +57,7 @@ export class Workspace {
   /** Creates a workspace; `cwd` and every root must be existing directories. */
   constructor(options: WorkspaceOptions) {
     if (typeof options.cwd !== 'string' || options.cwd === '') {
-      throw new ToolError('invalid_input', 'Workspace cwd must be a non-empty path');
+      throw new ToolError('invalid-input', 'Workspace cwd must be a non-empty path');
     }
     this.cwd = path.resolve(options.cwd);
     this.addRoot(this.cwd);
@@ -71,10 +71,10 @@ export class Workspace {
     try {
       real = realpathSync(lexical);
     } catch (error) {
-      throw new ToolError('not_found', `Workspace root does not exist: ${lexical}`, { cause: error });
+      throw new ToolError('not-found', `Workspace root does not exist: ${lexical}`, { cause: error });
     }
     if (!statSync(real).isDirectory()) {
-      throw new ToolError('not_a_directory', `Workspace root is not a directory: ${lexical}`);
+      throw new ToolError('not-a-directory', `Workspace root is not a directory: ${lexical}`);
     }
     if (!this.#roots.some((r) => r.real === real)) this.#roots.push({ lexical, real });
   }
@@ -131,21 +131,21 @@ export class Workspace {
 
   /**
    * Resolves and confines a model-supplied path. Throws a {@link ToolError} with code
-   * `outside_workspace` for `..` escapes, absolute paths outside every root and symlinks
+   * `outside-workspace` for `..` escapes, absolute paths outside every root and symlinks
    * (existing or dangling, at any level) whose target is outside.
    */
   async resolve(input: string, label = 'file_path'): Promise<ResolvedPath> {
     if (typeof input !== 'string' || input.trim() === '') {
-      throw new ToolError('invalid_input', `${label} must be a non-empty path`);
+      throw new ToolError('invalid-input', `${label} must be a non-empty path`);
     }
-    if (input.includes('\0')) throw new ToolError('invalid_input', `${label} contains a NUL byte`);
+    if (input.includes('\0')) throw new ToolError('invalid-input', `${label} contains a NUL byte`);
     const absolute = path.resolve(this.cwd, input);
     const lexicallyInside = this.#roots.some(
       (r) => isWithin(r.lexical, absolute) || isWithin(r.real, absolute),
     );
     if (!lexicallyInside) {
       throw new ToolError(
-        'outside_workspace',
+        'outside-workspace',
         `Path ${quoted(input)} is outside the workspace roots (${this.#rootList()}); ask the host to add a root to use it`,
       );
     }
@@ -159,7 +159,7 @@ export class Workspace {
       } catch (error) {
         const code = errnoCode(error);
         if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-          throw new ToolError('io_error', `Cannot access ${quoted(input)}: ${code ?? 'error'}`, {
+          throw new ToolError('io-error', `Cannot access ${quoted(input)}: ${code ?? 'error'}`, {
             cause: error,
           });
         }
@@ -174,7 +174,7 @@ export class Workspace {
       realExisting = await realpath(existing);
     } catch (error) {
       throw new ToolError(
-        'outside_workspace',
+        'outside-workspace',
         `Path ${quoted(input)} goes through a dangling symbolic link (${this.display(existing)}); refusing to follow it`,
         { cause: error },
       );
@@ -182,7 +182,7 @@ export class Workspace {
     const real = path.join(realExisting, ...rest);
     if (this.rootOf(real) === undefined) {
       throw new ToolError(
-        'outside_workspace',
+        'outside-workspace',
         `Path ${quoted(input)} resolves through a symbolic link to "${real}", outside the workspace roots (${this.#rootList()})`,
       );
     }

@@ -43,14 +43,14 @@ describe('writeFile', () => {
 
   it('refuses directories and paths that escape, also through a symlinked parent', async () => {
     const { ws, root } = await setup({ 'd/x': '' });
-    expect((await failure(writeFile(ws, { file_path: 'd', content: '' }))).code).toBe('is_directory');
+    expect((await failure(writeFile(ws, { file_path: 'd', content: '' }))).code).toBe('is-directory');
     const outside = await tempDir();
     await symlink(outside, path.join(root, 'out'));
     expect((await failure(writeFile(ws, { file_path: 'out/new.txt', content: 'x' }))).code).toBe(
-      'outside_workspace',
+      'outside-workspace',
     );
     expect((await failure(writeFile(ws, { file_path: '../x.txt', content: 'x' }))).code).toBe(
-      'outside_workspace',
+      'outside-workspace',
     );
     await expect(stat(path.join(outside, 'new.txt'))).rejects.toThrow();
   });
@@ -71,7 +71,7 @@ describe('editFile', () => {
   it('gives clear errors for a missing, ambiguous or no-op edit', async () => {
     const { ws } = await setup({ 'a.txt': 'x x x\n' });
     const missing = await failure(editFile(ws, { file_path: 'a.txt', old_string: 'y', new_string: 'z' }));
-    expect(missing).toMatchObject({ code: 'edit_no_match' });
+    expect(missing).toMatchObject({ code: 'edit-no-match' });
     expect(missing.message).toBe(
       'old_string was not found in a.txt; Read the file and copy the exact text, including whitespace',
     );
@@ -80,10 +80,10 @@ describe('editFile', () => {
       'old_string occurs 3 times in a.txt; add surrounding lines to make it unique, or set replace_all to change every occurrence',
     );
     const same = await failure(editFile(ws, { file_path: 'a.txt', old_string: 'x', new_string: 'x' }));
-    expect(same.code).toBe('edit_no_change');
+    expect(same.code).toBe('edit-no-change');
     expect(
       (await failure(editFile(ws, { file_path: 'no.txt', old_string: 'a', new_string: 'b' }))).code,
-    ).toBe('not_found');
+    ).toBe('not-found');
   });
 
   it('replace_all changes every occurrence', async () => {
@@ -117,19 +117,19 @@ describe('editFile', () => {
     expect(await readFile(path.join(root, 'new/file.md'), 'utf8')).toBe('# Hi\n');
     expect(
       (await failure(editFile(ws, { file_path: 'full.txt', old_string: '', new_string: 'x' }))).code,
-    ).toBe('file_exists');
+    ).toBe('file-exists');
   });
 
   it('refuses binary files and escapes', async () => {
     const { ws, root } = await setup({ 'b.bin': new Uint8Array([1, 0, 2, 3]) });
     expect((await failure(editFile(ws, { file_path: 'b.bin', old_string: 'a', new_string: 'b' }))).code).toBe(
-      'binary_file',
+      'binary-file',
     );
     const outside = await tempDir();
     await fsWrite(path.join(outside, 't.txt'), 'abc');
     await symlink(path.join(outside, 't.txt'), path.join(root, 't.txt'));
     expect((await failure(editFile(ws, { file_path: 't.txt', old_string: 'a', new_string: 'b' }))).code).toBe(
-      'outside_workspace',
+      'outside-workspace',
     );
     expect(await readFile(path.join(outside, 't.txt'), 'utf8')).toBe('abc');
   });
@@ -146,7 +146,7 @@ describe('editFile', () => {
       const error = await failure(
         editFile(ws, { file_path: name, old_string: 'x = 2', new_string: 'x = 3' }),
       );
-      expect(error.code).toBe('not_utf8');
+      expect(error.code).toBe('not-utf8');
       expect(error.message).toContain(name);
       expect(await readFile(path.join(root, name))).toEqual(bytes);
     }

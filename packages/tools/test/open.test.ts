@@ -22,7 +22,7 @@ describe('a directory swapped for a symlink between the check and the open (ADR 
   it('a write through the verified open is refused and the outside file is untouched', async () => {
     const { resolved, outside } = await swapped();
     const error = await failure(writeVerified(resolved.real, resolved.display, 'pwned\n'));
-    expect(error.code).toBe('outside_workspace');
+    expect(error.code).toBe('outside-workspace');
     expect(error.message).toMatch(/^dir\/a\.txt changed while it was being opened/);
     expect(await readFile(path.join(outside, 'a.txt'), 'utf8')).toBe('outside secret\n');
   });
@@ -30,14 +30,14 @@ describe('a directory swapped for a symlink between the check and the open (ADR 
   it('a read through the verified open is refused', async () => {
     const { resolved } = await swapped();
     const error = await failure(readVerified(resolved.real, resolved.display));
-    expect(error.code).toBe('outside_workspace');
+    expect(error.code).toBe('outside-workspace');
   });
 
   it('the tools re-resolve and refuse the link itself when it leads outside', async () => {
     const { ws } = await swapped();
-    expect((await failure(readTextFile(ws, { file_path: 'dir/a.txt' }))).code).toBe('outside_workspace');
+    expect((await failure(readTextFile(ws, { file_path: 'dir/a.txt' }))).code).toBe('outside-workspace');
     expect((await failure(writeTextFile(ws, { file_path: 'dir/a.txt', content: 'x' }))).code).toBe(
-      'outside_workspace',
+      'outside-workspace',
     );
   });
 });
@@ -53,12 +53,12 @@ describe('hard links', () => {
   it('Write and Edit refuse a file with more than one link; the other name keeps its content', async () => {
     const { ws, other } = await linked();
     const w = await failure(writeTextFile(ws, { file_path: 'a.txt', content: 'changed\n' }));
-    expect(w.code).toBe('hard_link');
+    expect(w.code).toBe('hard-link');
     expect(w.message).toBe(
       'a.txt has 2 hard links; writing would change every other name of it too (maybe outside the workspace), so it is refused unless the user allows writes through hard links',
     );
     const e = await failure(editTextFile(ws, { file_path: 'a.txt', old_string: 'one', new_string: 'uno' }));
-    expect(e.code).toBe('hard_link');
+    expect(e.code).toBe('hard-link');
     expect(await readFile(other, 'utf8')).toBe('one\ntwo\n');
   });
 
@@ -66,15 +66,15 @@ describe('hard links', () => {
     const { ws } = await linked();
     expect(
       (await failure(previewEdit(ws, { file_path: 'a.txt', old_string: 'one', new_string: 'uno' }))).code,
-    ).toBe('hard_link');
-    expect((await failure(previewWrite(ws, { file_path: 'a.txt', content: 'x' }))).code).toBe('hard_link');
+    ).toBe('hard-link');
+    expect((await failure(previewWrite(ws, { file_path: 'a.txt', content: 'x' }))).code).toBe('hard-link');
   });
 
   it('the write check on the open descriptor refuses too (a link made after the first check)', async () => {
     const { root } = await setup({ 'b.txt': 'b\n' });
     const elsewhere = await tempDir();
     await link(path.join(root, 'b.txt'), path.join(elsewhere, 'b2.txt'));
-    expect((await failure(writeVerified(path.join(root, 'b.txt'), 'b.txt', 'x'))).code).toBe('hard_link');
+    expect((await failure(writeVerified(path.join(root, 'b.txt'), 'b.txt', 'x'))).code).toBe('hard-link');
     expect(await readFile(path.join(elsewhere, 'b2.txt'), 'utf8')).toBe('b\n');
   });
 

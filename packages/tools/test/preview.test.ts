@@ -59,7 +59,7 @@ describe('toolkit.preview', () => {
     const r = await exec('Edit', args, 'c2');
     expect(p).toEqual({
       ok: false,
-      code: 'edit_ambiguous',
+      code: 'edit-ambiguous',
       message:
         'old_string occurs 2 times in a.txt; add surrounding lines to make it unique, or set replace_all to change every occurrence',
     });
@@ -78,7 +78,7 @@ describe('toolkit.preview', () => {
     expect(created?.ok && created.view).toMatchObject({ diffs: [{ oldText: null, newText: 'n\n' }] });
     expect(await k.preview('Bash', { command: 'ls' })).toBeUndefined();
     const outside = await k.preview('Write', { file_path: '../x.txt', content: 'x' });
-    expect(outside).toMatchObject({ ok: false, code: 'outside_workspace' });
+    expect(outside).toMatchObject({ ok: false, code: 'outside-workspace' });
   });
 
   it('a file changed after its preview was shown is not written: what was approved is what runs', async () => {

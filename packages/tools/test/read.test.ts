@@ -50,7 +50,7 @@ describe('readFile', () => {
 
   it('refuses binary files, directories, missing files and non-regular files', async () => {
     const { ws, root } = await setup({ 'img.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]) });
-    expect((await failure(readFile(ws, { file_path: 'img.png' }))).code).toBe('binary_file');
+    expect((await failure(readFile(ws, { file_path: 'img.png' }))).code).toBe('binary-file');
     await mkdir(path.join(root, 'dir'));
     expect((await failure(readFile(ws, { file_path: 'dir' }))).message).toBe(
       'dir is a directory; use Glob to list its files',
@@ -60,14 +60,14 @@ describe('readFile', () => {
       cp.execFileSync('mkfifo', [path.join(root, 'pipe')]),
     );
     expect(fifo).toBeDefined();
-    expect((await failure(readFile(ws, { file_path: 'pipe' }))).code).toBe('not_a_file');
+    expect((await failure(readFile(ws, { file_path: 'pipe' }))).code).toBe('not-a-file');
   });
 
   it('guards large files but streams a range of them', async () => {
     const body = Array.from({ length: 5000 }, (_, i) => `row ${i + 1}`).join('\n');
     const { ws } = await setup({ 'huge.log': body });
     const error = await failure(readFile(ws, { file_path: 'huge.log' }, { maxBytes: 1000 }));
-    expect(error.code).toBe('file_too_large');
+    expect(error.code).toBe('file-too-large');
     expect(error.message).toMatch(/^huge\.log is .* over the 1000 bytes Read limit; pass offset and limit/);
     const out = await readFile(ws, { file_path: 'huge.log', offset: 4999, limit: 5 }, { maxBytes: 1000 });
     expect(out.value).toBe('  4999\trow 4999\n  5000\trow 5000');
@@ -81,11 +81,11 @@ describe('readFile', () => {
     const outside = await tempDir();
     await writeFile(path.join(outside, 's.txt'), 'secret');
     await symlink(path.join(outside, 's.txt'), path.join(root, 'ln'));
-    expect((await failure(readFile(ws, { file_path: '../a.txt' }))).code).toBe('outside_workspace');
+    expect((await failure(readFile(ws, { file_path: '../a.txt' }))).code).toBe('outside-workspace');
     expect((await failure(readFile(ws, { file_path: path.join(outside, 's.txt') }))).code).toBe(
-      'outside_workspace',
+      'outside-workspace',
     );
-    expect((await failure(readFile(ws, { file_path: 'ln' }))).code).toBe('outside_workspace');
+    expect((await failure(readFile(ws, { file_path: 'ln' }))).code).toBe('outside-workspace');
   });
 
   it('keeps escape sequences and odd text in the file as they are', async () => {

@@ -77,10 +77,10 @@ describe('globFiles', () => {
     await symlink(outside, path.join(root, 'link'));
     const out = await globFiles(ws, { pattern: '**/*.ts' });
     expect(out.rows.some((r) => String(r.path).includes('secret'))).toBe(false);
-    expect((await failure(globFiles(ws, { pattern: '../**/*' }))).code).toBe('outside_workspace');
-    expect((await failure(globFiles(ws, { pattern: `${outside}/**/*.ts` }))).code).toBe('outside_workspace');
-    expect((await failure(globFiles(ws, { pattern: '*', path: 'link' }))).code).toBe('outside_workspace');
-    expect((await failure(globFiles(ws, { pattern: '*', path: 'src/a.ts' }))).code).toBe('not_a_directory');
+    expect((await failure(globFiles(ws, { pattern: '../**/*' }))).code).toBe('outside-workspace');
+    expect((await failure(globFiles(ws, { pattern: `${outside}/**/*.ts` }))).code).toBe('outside-workspace');
+    expect((await failure(globFiles(ws, { pattern: '*', path: 'link' }))).code).toBe('outside-workspace');
+    expect((await failure(globFiles(ws, { pattern: '*', path: 'src/a.ts' }))).code).toBe('not-a-directory');
   });
 });
 
@@ -135,10 +135,10 @@ describe('grepFiles', () => {
   it('rejects an invalid regex and escaping paths with clear one-line errors', async () => {
     const { ws } = await repo();
     const bad = await failure(grepFiles(ws, { pattern: '(unclosed' }));
-    expect(bad.code).toBe('invalid_regex');
+    expect(bad.code).toBe('invalid-regex');
     expect(bad.message).toMatch(/^Invalid regular expression: /);
     expect(bad.message).not.toContain('\n');
-    expect((await failure(grepFiles(ws, { pattern: 'x', path: '..' }))).code).toBe('outside_workspace');
+    expect((await failure(grepFiles(ws, { pattern: 'x', path: '..' }))).code).toBe('outside-workspace');
   });
 
   it('keeps walk order stable across runs with concurrent reads', async () => {
@@ -180,7 +180,7 @@ describe('catastrophic patterns', () => {
     }, 20);
     const error = await failure(grepFiles(ws, { pattern: '^(a+)+$' }, { regexTimeoutMs: 500 }));
     clearInterval(ticker);
-    expect(error.code).toBe('regex_timeout');
+    expect(error.code).toBe('regex-timeout');
     expect(error.message).toMatch(/^Grep stopped: one batch of files took over 500 ms; simplify the pattern/);
     // The event loop kept running while the worker was stuck.
     expect(ticks).toBeGreaterThan(0);
@@ -212,7 +212,7 @@ describe('model-written globs', () => {
   it('rejects a malformed glob with a clear one-line error', async () => {
     const root = await tempDir();
     const ws = new Workspace({ cwd: root });
-    expect((await failure(globFiles(ws, { pattern: 'src/{a,b' }))).code).toBe('invalid_input');
+    expect((await failure(globFiles(ws, { pattern: 'src/{a,b' }))).code).toBe('invalid-input');
     const grepError = await failure(grepFiles(ws, { pattern: 'x', glob: '[z-a]' }));
     expect(grepError.message).toMatch(/^glob: /);
   });

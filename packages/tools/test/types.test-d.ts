@@ -93,7 +93,7 @@ describe('types', () => {
     };
     expectTypeOf(mode).returns.toBeNumber();
     expectTypeOf(status).returns.toBeString();
-    expectTypeOf<'outside_workspace'>().toMatchTypeOf<ToolErrorCode>();
+    expectTypeOf<'outside-workspace'>().toMatchTypeOf<ToolErrorCode>();
     // @ts-expect-error unknown error codes are not ToolErrorCodes
     const code: ToolErrorCode = 'oops';
     void code;

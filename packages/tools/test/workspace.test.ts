@@ -36,18 +36,18 @@ describe('Workspace confinement', () => {
     const root = await tempDir();
     const ws = new Workspace({ cwd: root });
     const error = await refused(ws.resolve('../outside.txt'));
-    expect(error.code).toBe('outside_workspace');
+    expect(error.code).toBe('outside-workspace');
     expect(error.message).toContain('is outside the workspace roots');
     expect(error.message).not.toContain('\n');
-    expect((await refused(ws.resolve('sub/../../x'))).code).toBe('outside_workspace');
+    expect((await refused(ws.resolve('sub/../../x'))).code).toBe('outside-workspace');
   });
 
   it('refuses absolute paths outside every root', async () => {
     const root = await tempDir();
     const ws = new Workspace({ cwd: root });
-    expect((await refused(ws.resolve('/etc/passwd'))).code).toBe('outside_workspace');
+    expect((await refused(ws.resolve('/etc/passwd'))).code).toBe('outside-workspace');
     // A sibling whose name starts with the root's name is not inside it.
-    expect((await refused(ws.resolve(`${root}-evil/x`))).code).toBe('outside_workspace');
+    expect((await refused(ws.resolve(`${root}-evil/x`))).code).toBe('outside-workspace');
   });
 
   it('refuses a symlinked file whose target is outside', async () => {
@@ -57,7 +57,7 @@ describe('Workspace confinement', () => {
     await symlink(path.join(outside, 'secret.txt'), path.join(root, 'link.txt'));
     const ws = new Workspace({ cwd: root });
     const error = await refused(ws.resolve('link.txt'));
-    expect(error.code).toBe('outside_workspace');
+    expect(error.code).toBe('outside-workspace');
     expect(error.message).toContain('symbolic link');
   });
 
@@ -66,8 +66,8 @@ describe('Workspace confinement', () => {
     const outside = await tempDir();
     await symlink(outside, path.join(root, 'escape'));
     const ws = new Workspace({ cwd: root });
-    expect((await refused(ws.resolve('escape/new-file.txt'))).code).toBe('outside_workspace');
-    expect((await refused(ws.resolve('escape/deeper/new/file.txt'))).code).toBe('outside_workspace');
+    expect((await refused(ws.resolve('escape/new-file.txt'))).code).toBe('outside-workspace');
+    expect((await refused(ws.resolve('escape/deeper/new/file.txt'))).code).toBe('outside-workspace');
   });
 
   it('refuses a dangling symlink (its target could be created outside)', async () => {
@@ -76,7 +76,7 @@ describe('Workspace confinement', () => {
     await symlink(path.join(outside, 'not-yet'), path.join(root, 'dangling'));
     const ws = new Workspace({ cwd: root });
     const error = await refused(ws.resolve('dangling'));
-    expect(error.code).toBe('outside_workspace');
+    expect(error.code).toBe('outside-workspace');
     expect(error.message).toContain('dangling symbolic link');
   });
 
@@ -106,13 +106,13 @@ describe('Workspace confinement', () => {
     const r = await ws.resolve('a.txt');
     expect(r).toMatchObject({ real: path.join(real, 'a.txt'), display: 'a.txt', exists: true });
     expect((await ws.resolve(path.join(real, 'a.txt'))).display).toBe('a.txt');
-    expect((await refused(ws.resolve('../link/../../x'))).code).toBe('outside_workspace');
+    expect((await refused(ws.resolve('../link/../../x'))).code).toBe('outside-workspace');
   });
 
   it('rejects empty paths, NUL bytes and a missing root with clear errors', async () => {
     const root = await tempDir();
     const ws = new Workspace({ cwd: root });
-    expect((await refused(ws.resolve(''))).code).toBe('invalid_input');
+    expect((await refused(ws.resolve(''))).code).toBe('invalid-input');
     expect((await refused(ws.resolve('a\0b'))).message).toContain('NUL');
     expect(() => new Workspace({ cwd: path.join(root, 'missing') })).toThrow(/does not exist/);
   });
@@ -137,7 +137,7 @@ describe('Workspace confinement', () => {
             expect(rel === '..' || rel.startsWith('../') || path.isAbsolute(rel)).toBe(false);
           } catch (error) {
             expect(error).toBeInstanceOf(ToolError);
-            expect(['outside_workspace', 'invalid_input']).toContain((error as ToolError).code);
+            expect(['outside-workspace', 'invalid-input']).toContain((error as ToolError).code);
           }
         },
       ),
