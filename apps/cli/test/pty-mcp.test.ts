@@ -4,17 +4,25 @@ import { createRequire } from 'node:module';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { McpServerConnection } from '@codeagent/adapter-mcp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ChatRequest, type OpenAIServer, startOpenAIServer } from './chat-server.js';
 import { BIN, tempRoot } from './run.js';
 import { TmuxSession } from './tmux.js';
 
-/** The fixture MCP server of adapter-mcp's tests (built with the MCP SDK; 17 tools and a `review` prompt). */
+/** The fixture MCP server of adapter-mcp's tests (built with the MCP SDK; its tools and a `review` prompt). */
 const FIXTURE = fileURLToPath(
   new URL('../../../packages/adapter-mcp/test/fixtures/server.mjs', import.meta.url),
 );
 
 const require = createRequire(import.meta.url);
+/** How many tools the fixture offers (asked from the server itself, so a new fixture tool changes nothing here). */
+const TOOLS = await (async () => {
+  const c = new McpServerConnection('count', { command: 'node', args: [FIXTURE, 'stdio'] });
+  const n = (await c.tools()).length;
+  await c.close();
+  return n;
+})();
 /** The MCP conformance suite's runner: in interactive mode it serves one scenario (here an OAuth-protected server). */
 const CONFORMANCE = (() => {
   const pkg = require.resolve('@modelcontextprotocol/conformance/package.json');
@@ -118,13 +126,13 @@ describe("the CLI with a project's .mcp.json, in a pseudo-terminal", () => {
     expect(screen).toContain(`env (as written): FIXTURE_PID_FILE=${pidFile}`);
     expect(existsSync(pidFile)).toBe(false);
     await cli.type('y');
-    await cli.waitFor(/mcp: fixture: ready · 17 tools · 1 prompt \(project · /);
+    await cli.waitFor(new RegExp(`mcp: fixture: ready · ${TOOLS} tools · 1 prompt \\(project · `));
     await cli.waitFor(/session \S+ · \/help/);
     const firstPid = await pidOf(pidFile);
     expect(alive(firstPid)).toBe(true);
     await cli.type('/mcp');
     await cli.keys('Enter');
-    await cli.waitFor(/› \/mcp\n {2}fixture: ready · 17 tools · 1 prompt \(project · /);
+    await cli.waitFor(new RegExp(`› /mcp\n {2}fixture: ready · ${TOOLS} tools · 1 prompt \\(project · `));
     // The prompt is listed in /help and completes with Tab.
     await cli.type('/help');
     await cli.keys('Enter');
@@ -167,7 +175,7 @@ describe("the CLI with a project's .mcp.json, in a pseudo-terminal", () => {
     sessions.push(cli);
     screen = await cli.waitFor(/session \S+ · \/help/);
     expect(screen).not.toContain('wants to start');
-    expect(screen).toContain('mcp: fixture: ready · 17 tools');
+    expect(screen).toContain(`mcp: fixture: ready · ${TOOLS} tools`);
     await cli.type('echo again');
     await cli.keys('Enter');
     screen = await cli.waitFor(/The fixture echoed it\.[\s\S]*completed \(stop\)/);
@@ -198,7 +206,7 @@ describe("the CLI with a project's .mcp.json, in a pseudo-terminal", () => {
     // Approving from the REPL starts it now.
     await cli.type('/mcp approve fixture');
     await cli.keys('Enter');
-    await cli.waitFor(/approved for \S+: fixture: ready · 17 tools/);
+    await cli.waitFor(new RegExp(`approved for \\S+: fixture: ready · ${TOOLS} tools`));
     const thirdPid = await pidOf(pidFile);
     await cli.type('/exit');
     await cli.keys('Enter');
