@@ -52,7 +52,10 @@ describe('codeagent -p and --json', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     const types = events.map((e) => e.type).filter((t) => t !== 'tick');
-    expect(types).toEqual(['session', 'tool-request', 'tool-result', 'delta', 'usage', 'end']);
+    // Bash's live output (agent-core's tool-output event, ADR 0170) comes between its request and its result.
+    expect(types).toEqual(['session', 'tool-request', 'tool-output', 'tool-result', 'delta', 'usage', 'end']);
+    expect(events.find((e) => e.type === 'tool-output')).toMatchObject({ stream: 'stdout' });
+    expect(JSON.stringify(events.find((e) => e.type === 'tool-output'))).toContain('hi');
     const result = events.find((e) => e.type === 'tool-result');
     expect(Object.keys(result)).toEqual([
       'type',
