@@ -1,5 +1,5 @@
 import { type AcpSessionStore, serveAcp } from '@codeagent/adapter-acp';
-import { attachMcpServers } from '@codeagent/adapter-mcp';
+import { attachMcpServers, mcpSlashCommands } from '@codeagent/adapter-mcp';
 import { createClient, loadSession } from '@codeagent/agent-core';
 import { installPermissionGate, type PermissionGate, type PermissionRules } from '@codeagent/permission-gate';
 import { createBuiltinToolkit } from '@codeagent/tools';
@@ -132,6 +132,8 @@ export async function runAcp(
           for (const f of mcp.failures) log(`MCP server ${f.server}: ${f.reason}`);
           return {
             client,
+            // The servers' prompts as slash commands, listed with the skills.
+            commands: await mcpSlashCommands(mcp.connections),
             dispose: async () => {
               await mcp.close();
               await toolkit.dispose();

@@ -33,6 +33,10 @@ export interface CliOptions {
   stallTimeoutSeconds: number | null;
   /** `--context-window <tokens>`: the model's context window, overriding table, server and config. */
   contextWindow: number | null;
+  /** `--mcp-config <file>` (repeatable): MCP server files loaded without asking. */
+  mcpConfig: string[];
+  /** `--approve-mcp <name>` (repeatable; `all`): project MCP servers approved for this workspace (remembered). */
+  approveMcp: string[];
 }
 
 /** A command-line error with the one line shown to the user (exit status 2). */
@@ -77,6 +81,11 @@ Session:
       --append-system-prompt <text>  add text to the end of the system prompt
       --data-dir <dir>    where sessions are saved (default: $CODEAGENT_HOME or ~/.codeagent)
 
+MCP servers (also ~/.codeagent/mcp.json and the project's .mcp.json; /mcp lists them):
+      --mcp-config <file>  load the MCP servers of a file (.mcp.json format) without asking; repeatable
+      --approve-mcp <name> start this server of the project's .mcp.json (remembered per workspace;
+                           a changed entry asks again); repeatable; 'all' for every one
+
 Output:
       --json              -p writes the event stream as NDJSON to stdout (first line: the session)
       --verbose           -p also writes banner, tool cards and footer to stderr (shown anyway on a terminal)
@@ -87,7 +96,7 @@ Output:
 Exit status: 0 completed, 1 error, 2 usage error or no model configured,
              3 a tool call was denied or the run stopped early (truncated, max turns...), 130 interrupted.`;
 
-type OptionKind = 'string' | 'boolean' | 'optional-string';
+type OptionKind = 'string' | 'boolean' | 'optional-string' | 'list';
 
 /** Every option: long name -> kind, and the short aliases. */
 const OPTIONS: Readonly<Record<string, OptionKind>> = Object.freeze({
@@ -109,6 +118,8 @@ const OPTIONS: Readonly<Record<string, OptionKind>> = Object.freeze({
   'append-system-prompt': 'string',
   'stall-timeout': 'string',
   'context-window': 'string',
+  'mcp-config': 'list',
+  'approve-mcp': 'list',
   help: 'boolean',
   version: 'boolean',
 });
@@ -139,14 +150,21 @@ function suggestion(name: string): string {
 
 interface RawArgs {
   values: Map<string, string | true>;
+  lists: Map<string, string[]>;
   positionals: string[];
 }
 
 /** Splits argv into options and positionals; every failure is a one-line {@link CliUsageError}. */
 function tokenize(argv: readonly string[]): RawArgs {
   const values = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
   const positionals: string[] = [];
   const set = (name: string, value: string | true) => {
+    if (OPTIONS[name] === 'list' && typeof value === 'string') {
+      if (value.trim() === '') throw new CliUsageError(`--${name} needs a value`);
+      lists.set(name, [...(lists.get(name) ?? []), value]);
+      return;
+    }
     if (values.has(name)) throw new CliUsageError(`--${name} given twice`);
     values.set(name, value);
   };
@@ -187,8 +205,9 @@ function tokenize(argv: readonly string[]): RawArgs {
       set(name, inline);
     } else {
       const next = argv[i + 1];
-      const takesNext = next !== undefined && (kind === 'string' ? true : !String(next).startsWith('-'));
-      if (kind === 'string' && (next === undefined || (String(next).startsWith('--') && next !== '--'))) {
+      const needsValue = kind === 'string' || kind === 'list';
+      const takesNext = next !== undefined && (needsValue ? true : !String(next).startsWith('-'));
+      if (needsValue && (next === undefined || (String(next).startsWith('--') && next !== '--'))) {
         throw new CliUsageError(`${typed} needs a value`);
       }
       if (takesNext && next !== undefined) {
@@ -197,7 +216,7 @@ function tokenize(argv: readonly string[]): RawArgs {
       } else set(name, '');
     }
   }
-  return { values, positionals };
+  return { values, lists, positionals };
 }
 
 function positiveNumber(value: string | null, flag: string, options: { allowZero: boolean }): number | null {
@@ -213,7 +232,7 @@ function positiveNumber(value: string | null, flag: string, options: { allowZero
 
 /** Parses argv (without node and script) into {@link CliOptions}; throws {@link CliUsageError} on bad input. */
 export function parseCliArgs(argv: readonly string[], cwd: string): CliOptions {
-  const { values, positionals } = tokenize(argv);
+  const { values, lists, positionals } = tokenize(argv);
   const str = (name: string): string | null => {
     const value = values.get(name);
     return typeof value === 'string' ? value : null;
@@ -280,6 +299,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliOptions {
         throw new CliUsageError('--context-window needs a whole number of tokens');
       return n;
     })(),
+    mcpConfig: lists.get('mcp-config') ?? [],
+    approveMcp: lists.get('approve-mcp') ?? [],
   };
 }
 

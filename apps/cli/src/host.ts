@@ -1,5 +1,6 @@
 import { clean } from './clean.js';
 import {
+  type AgentTool,
   type CodeagentClient,
   type CompactionDecision,
   createClient,
@@ -112,6 +113,8 @@ export function exitStatusFor(result: StreamResult): number {
 export class CliHost {
   #client: CodeagentClient;
   #totals: SessionTotals = { inputTokens: 0, outputTokens: 0, cost: 0, priced: true, turns: 0 };
+  /** Tools beyond the built-ins (MCP servers'), registered again when `/model` rebuilds the client. */
+  readonly #extraTools: AgentTool<unknown>[] = [];
   private chosen: ChosenModel;
   readonly toolkit: BuiltinToolkit;
   /** File snapshots of each turn, for `/undo`. */
@@ -202,7 +205,7 @@ export class CliHost {
     const clientOptions = {
       model: chosen.resolved.model,
       cwd: this.options.cwd,
-      tools: this.checkpoints.wrap(this.toolkit.tools),
+      tools: [...this.checkpoints.wrap(this.toolkit.tools), ...this.#extraTools],
       permissionMode: mode,
       contextWindow: chosen.contextWindow,
       maxOutputTokens: chosen.maxOutputTokens,
@@ -226,6 +229,30 @@ export class CliHost {
       ask: (name, input, id, context) => this.ask(name, input, id, context),
     });
     return client;
+  }
+
+  /**
+   * Registers a tool beyond the built-ins (an MCP server's) with the client and its gate; it stays across `/model`
+   * switches. Throws while a turn runs or on a duplicate name (the client's rules).
+   */
+  registerTool<Args>(tool: AgentTool<Args>): void {
+    this.#client.registerTool(tool);
+    this.#extraTools.push(tool as unknown as AgentTool<unknown>);
+  }
+
+  /**
+   * Runs a question to the user that may come in the middle of a turn (an MCP server's sign-in or form): the spinner
+   * stops, and typed keys go to the question instead of the queue of the next prompt.
+   */
+  async question<T>(ask: () => Promise<T>): Promise<T> {
+    this.spinner.clear();
+    const before = this.approvalActive;
+    this.approvalActive = true;
+    try {
+      return await ask();
+    } finally {
+      this.approvalActive = before;
+    }
   }
 
   /**

@@ -31,6 +31,7 @@ import { resolveDataDir, SessionStore } from './sessions.js';
 import { type ResolvedSettings, resolveSettings } from './settings.js';
 import type { PermissionsView } from './permissions.js';
 import { killChildrenOnExit } from './signals.js';
+import { askMcpApproval, CliMcp } from './mcp.js';
 
 import { VERSION } from './version.js';
 import { wrapParts } from './wrap.js';
@@ -200,12 +201,16 @@ export async function runCli(proc: CliProcess): Promise<number> {
       proc.stderr.write(`codeagent: warning: ${clean(warning)}\n`);
     // SIGINT/SIGTERM/SIGHUP and exit end the session's process groups: nothing is left re-parented to init. The REPL
     // keeps SIGINT for its own Ctrl+C (the first interrupts or arms, the second exits through the exit hook).
-    const stopSignals = killChildrenOnExit((signal) => host.toolkit.killAll(signal), {
-      ...(options.command === 'repl' ? { signals: ['SIGTERM', 'SIGHUP'] as const } : {}),
-      beforeExit: () => {
-        if (proc.stdin.isTTY === true) proc.stdin.setRawMode(false);
+    let mcp: CliMcp | null = null;
+    const stopSignals = killChildrenOnExit(
+      (signal) => host.toolkit.killAll(signal) + (mcp?.kill(signal) ?? 0),
+      {
+        ...(options.command === 'repl' ? { signals: ['SIGTERM', 'SIGHUP'] as const } : {}),
+        beforeExit: () => {
+          if (proc.stdin.isTTY === true) proc.stdin.setRawMode(false);
+        },
       },
-    });
+    );
     const info = (line: string) => {
       if (showProgress) progress.write(`${line}\n`);
     };
@@ -234,6 +239,26 @@ export async function runCli(proc: CliProcess): Promise<number> {
       `system prompt ${(prompt.bytes / 1024).toFixed(1)} kB${files.length > 0 ? ` · instructions: ${files.join(', ')}` : ''}`,
     );
     for (const warning of prompt.warnings) info(`instructions: ${displaySafe(warning)}`);
+    if (options.command !== 'demo' && !chosen.demo) {
+      // MCP servers: --mcp-config files, the user's mcp.json, and the project's .mcp.json servers the user approved.
+      const asking = options.command === 'repl' && io.keys.interactive && !options.json;
+      mcp = await CliMcp.start(host, {
+        cwd,
+        dataDir,
+        explicitFiles: options.mcpConfig.map((file) => resolve(proc.cwd, file)),
+        approve: options.approveMcp,
+        ask: asking ? askMcpApproval(io, color) : undefined,
+        // Sign-ins and servers' questions need the terminal; without it they fail or are declined.
+        user: asking
+          ? { stdout: io.stdout, keys: io.keys, color, question: (ask) => host.question(ask) }
+          : undefined,
+        note: (line, warn) => {
+          if (showProgress) info(line);
+          else if (warn) proc.stderr.write(`codeagent: ${line}\n`);
+        },
+        env: proc.env,
+      });
+    }
     if (resume !== undefined) {
       info(`resumed session ${sessionId} (${host.client.messages.length} messages)`);
       if (recovered > 0) {
@@ -279,12 +304,21 @@ export async function runCli(proc: CliProcess): Promise<number> {
             })}\n`,
           );
         } else info(`› ${clean(prompt)}`);
+        // `-p "/mcp__server__prompt args"`: the server's prompt is what the model gets (no @mentions inside it).
+        const fromMcp = options.command === 'prompt' && mcp !== null ? await mcp.expand(prompt) : null;
+        if (fromMcp !== null && 'error' in fromMcp) {
+          proc.stderr.write(`codeagent: ${fromMcp.error}\n`);
+          return EXIT.usage;
+        }
+        if (fromMcp !== null) info(fromMcp.label);
         const attached =
-          options.command === 'prompt' ? await attachMentions(prompt, host.toolkit.workspace) : null;
+          options.command === 'prompt' && fromMcp === null
+            ? await attachMentions(prompt, host.toolkit.workspace)
+            : null;
         for (const note of attached?.notes ?? []) proc.stderr.write(`${displaySafe(note)}\n`);
         // Saved before the turn too, so a journal of its steps has a session to rejoin if the process dies.
         await save(prompt.slice(0, 80));
-        const result = await host.runTurn(attached?.prompt ?? prompt);
+        const result = await host.runTurn(fromMcp?.text ?? attached?.prompt ?? prompt);
         await save(prompt.slice(0, 80));
         if (oneShot && !options.json && host.lastAnswer.trim() !== '') {
           proc.stdout.write(host.lastAnswer.endsWith('\n') ? host.lastAnswer : `${host.lastAnswer}\n`);
@@ -322,8 +356,11 @@ export async function runCli(proc: CliProcess): Promise<number> {
         modelNames: Object.keys(config.models ?? {}),
         historyFile: join(dataDir, 'history'),
         permissions: view,
+        mcp,
       });
     } finally {
+      // Servers are stopped before the exit: none is left running after the CLI (stdin closed, SIGTERM, SIGKILL).
+      await mcp?.close();
       await stopSignals();
       await host.dispose();
     }

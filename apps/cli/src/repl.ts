@@ -9,6 +9,7 @@ import { listSkillsMeta, parseSlashCommand } from '@codeagent/skills';
 import type { CliHost, HostIO } from './host.js';
 import { describeCompaction, formatCost, formatTokens } from './host.js';
 import { attachMentions } from './mentions.js';
+import type { CliMcp } from './mcp.js';
 import type { ChosenModel } from './model.js';
 import { permissionsCommand, type PermissionsView } from './permissions.js';
 import { describeSession } from './picker.js';
@@ -34,6 +35,8 @@ export interface ReplContext {
   historyFile: string;
   /** Rule sources and ignored project entries, for `/permissions`. */
   permissions?: PermissionsView;
+  /** The session's MCP servers (`/mcp`, their prompts as slash commands), or `null`. */
+  mcp?: CliMcp | null;
 }
 
 /** The built-in slash commands, for `/help`. */
@@ -48,8 +51,10 @@ export const SLASH_COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['/sessions', 'list saved sessions with their folder (resume: codeagent --resume, --continue)'],
   ['/clear', 'start a new, empty session (drops session grants)'],
   ['/skills', 'list skills, and the ones skipped with the reason'],
+  ['/mcp', 'MCP servers: status, tools and prompts; /mcp approve <name> starts a held project server'],
   ['/exit', 'leave (Ctrl+D too)'],
   ['/<skill> [args]', 'run a skill with arguments'],
+  ['/mcp__<server>__<prompt> [args]', "run an MCP server's prompt"],
 ];
 
 /** The keys of a session, for `/help`. */
@@ -392,11 +397,12 @@ export async function runRepl(ctx: ReplContext): Promise<number> {
   const out = (line: string) => io.stdout.write(`${line}\n`);
   const promptText = ctx.color ? '\u001b[1;36m›\u001b[0m ' : '› ';
   const { skills } = await listSkillsMeta({ cwd: ctx.cwd }).catch(() => ({ skills: [] }));
+  const prompts = (await ctx.mcp?.slashCommands()) ?? [];
   const commands = [
     ...SLASH_COMMANDS.map(([name]) => name.split(' ')[0] ?? name).filter((name) => !name.includes('<')),
     '/quit',
-    '/skills',
     ...skills.map((skill) => `/${skill.name}`),
+    ...prompts.map((prompt) => `/${prompt.name}`),
   ];
   const tty = io.keys.interactive ? new TtyLines(ctx, promptText, commands) : null;
   await tty?.init();
@@ -444,14 +450,19 @@ async function loop(
     const line = next.text.trim();
     if (line === '') continue;
     let input = line;
+    let server = false;
     if (line.startsWith('/')) {
       const handled = await slashCommand(ctx, line);
       if (handled === 'exit') return 0;
       if (handled === 'done') continue;
       input = handled.prompt;
+      server = handled.fromServer === true;
       out(ctx.color ? `\u001b[2m${handled.label}\u001b[0m` : handled.label);
     }
-    const attached = await attachMentions(input, host.toolkit.workspace);
+    // An MCP prompt's text is the server's: an @path in it attaches nothing.
+    const attached = server
+      ? { prompt: input, notes: [] }
+      : await attachMentions(input, host.toolkit.workspace);
     for (const note of attached.notes) out(ctx.color ? `\u001b[2m${clean(note)}\u001b[0m` : clean(note));
     // Saved before the turn too, so a journal of its steps has a session to rejoin if the process dies.
     await ctx.save(line.slice(0, 80));
@@ -471,7 +482,7 @@ function exitStatusAfterInterrupt(stopReason: string): number {
 async function slashCommand(
   ctx: ReplContext,
   line: string,
-): Promise<'exit' | 'done' | { prompt: string; label: string }> {
+): Promise<'exit' | 'done' | { prompt: string; label: string; fromServer?: boolean }> {
   const out = (text: string) => ctx.io.stdout.write(`${text}\n`);
   const [command = '', ...rest] = line.split(/\s+/);
   const arg = rest.join(' ').trim();
@@ -480,7 +491,8 @@ async function slashCommand(
     case '/quit':
       return 'exit';
     case '/help': {
-      for (const [name, what] of SLASH_COMMANDS) out(`  ${name.padEnd(16)} ${what}`);
+      for (const [name, what] of SLASH_COMMANDS)
+        out(`  ${name.padEnd(16)}${name.length >= 16 ? '\n                   ' : ' '}${what}`);
       out('keys:');
       for (const [keys, what] of KEYS) out(`  ${keys.padEnd(16)} ${what}`);
       const { skills } = await listSkillsMeta({ cwd: ctx.cwd });
@@ -490,6 +502,31 @@ async function slashCommand(
           out(`  /${clean(skill.name).padEnd(15)} ${clean(skill.description)}`);
         }
       }
+      const prompts = (await ctx.mcp?.slashCommands()) ?? [];
+      if (prompts.length > 0) {
+        out('MCP prompts:');
+        for (const p of prompts) {
+          const hint = p.argumentHint === '' ? '' : ` ${clean(p.argumentHint)}`;
+          out(`  /${clean(p.name)}${hint}  ${clean(p.description).slice(0, 100)}`);
+        }
+      }
+      return 'done';
+    }
+    case '/mcp': {
+      if (!ctx.mcp) {
+        out('MCP servers are not used in this session');
+        return 'done';
+      }
+      const [sub = '', name = ''] = arg.split(/\s+/u);
+      if (sub === 'approve' && name !== '') {
+        out(await ctx.mcp.approve(name));
+        return 'done';
+      }
+      if (sub !== '') {
+        out('usage: /mcp (list servers) or /mcp approve <name>');
+        return 'done';
+      }
+      for (const l of await ctx.mcp.statusLines()) out(l);
       return 'done';
     }
     case '/compact': {
@@ -601,6 +638,14 @@ async function slashCommand(
         out(l);
       return 'done';
     default: {
+      if (command.startsWith('/mcp__') && ctx.mcp) {
+        const expanded = await ctx.mcp.expand(line);
+        if (expanded !== null && 'error' in expanded) {
+          out(expanded.error);
+          return 'done';
+        }
+        if (expanded !== null) return { prompt: expanded.text, label: expanded.label, fromServer: true };
+      }
       // The client's own expansion decides; the turn then sends the line, which the client expands the
       // same way for `-p`, so a skill reaches the model as one input whichever way it was typed.
       const expansion = await ctx.host.client.expandSlashCommand(line);

@@ -68,6 +68,13 @@ describe('codeagent acp with MCP servers from the editor', () => {
         });
         expect(stopReason).toBe('end_turn');
         const updates = updatesOf(log, sessionId);
+        // The server's prompts are listed as slash commands beside the skills.
+        const commands = updates.find((u) => u.sessionUpdate === 'available_commands_update') as
+          | acp.AvailableCommandsUpdate
+          | undefined;
+        expect(commands?.availableCommands.map((c) => c.name)).toEqual(
+          expect.arrayContaining(['mcp__everything__simple-prompt', 'mcp__everything__args-prompt']),
+        );
         const results = updates.filter((u) => u.sessionUpdate === 'tool_call_update');
         expect(results.map((u) => u.status)).toEqual(['completed', 'failed']);
         expect(JSON.stringify(results[0])).toContain('hello over MCP');

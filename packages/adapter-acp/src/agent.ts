@@ -71,10 +71,27 @@ export interface AcpSessionInit {
   readonly mcpServers: Readonly<Record<string, AcpMcpServerConfig>>;
 }
 
+/**
+ * A slash command the host adds beside skills (an MCP server's prompt, `mcp__<server>__<prompt>`): listed in
+ * `available_commands_update`, and a prompt starting with `/<name>` is replaced by its expansion before the turn.
+ */
+export interface AcpHostCommand {
+  /** The command name, without the slash. */
+  readonly name: string;
+  /** What it does (shown by the editor). */
+  readonly description: string;
+  /** The argument hint, e.g. `<file> [focus]` (`''`: none). */
+  readonly argumentHint?: string;
+  /** The text sent to the model for the raw argument text. */
+  expand(args: string): Promise<string>;
+}
+
 /** A session's client, made by the host, and how to release what it holds (background jobs...). */
 export interface AcpSessionHandle {
   /** The agent-core client of this session (one per session, never shared). */
   readonly client: CodeagentClient;
+  /** The host's own slash commands (MCP prompts), listed after the skills. */
+  readonly commands?: readonly AcpHostCommand[];
   /** Called when the session ends (connection closed, session reloaded). */
   readonly dispose?: () => void | Promise<void>;
 }
@@ -94,7 +111,10 @@ export interface AcpAgentOptions {
   readonly agentInfo?: { readonly name: string; readonly version: string; readonly title?: string };
   /** Session id generator; default `randomUUID()`. */
   readonly newSessionId?: () => string;
-  /** Skill discovery for `available_commands_update` (`false`: no commands); default: the standard dirs. */
+  /**
+   * Skill discovery for `available_commands_update` (`false`: no skills; the host's `commands` are still listed);
+   * default: the standard dirs.
+   */
   readonly skills?: { readonly dirs?: readonly string[]; readonly homeDir?: string } | false;
   /** Currency of `usage_update.cost` when the client has pricing; default `USD`. */
   readonly currency?: string;
@@ -361,24 +381,59 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     }
   }
 
-  async function availableCommands(peer: AgentContext, s: LiveSession): Promise<void> {
-    if (options.skills === false) return;
+  /** A leading `/<host command> args` in the first text part becomes the command's expansion. */
+  async function expandHostCommand(
+    s: LiveSession,
+    input: ReturnType<typeof promptToInput>,
+  ): Promise<ReturnType<typeof promptToInput>> {
+    const first = input[0];
+    const commands = s.handle.commands ?? [];
+    if (first?.type !== 'text' || commands.length === 0) return input;
+    const match = /^\/(\S+)(?:[ \t]+([\s\S]*))?$/u.exec(first.text.trim());
+    const command = match ? commands.find((c) => c.name === match[1]) : undefined;
+    if (!match || !command) return input;
+    let text: string;
     try {
-      const list = await listSkillsMeta({
-        cwd: s.cwd,
-        ...(options.skills?.dirs ? { dirs: options.skills.dirs } : {}),
-        ...(options.skills?.homeDir ? { homeDir: options.skills.homeDir } : {}),
-      });
+      text = await command.expand(match[2] ?? '');
+    } catch (error) {
+      throw RequestError.invalidParams({ command: command.name }, plainText(errorText(error)));
+    }
+    log(`session ${s.id}: running /${command.name}`);
+    return [{ type: 'text', text }, ...input.slice(1)];
+  }
+
+  async function availableCommands(peer: AgentContext, s: LiveSession): Promise<void> {
+    const hosted = s.handle.commands ?? [];
+    if (options.skills === false && hosted.length === 0) return;
+    try {
+      const skills =
+        options.skills === false
+          ? []
+          : (
+              await listSkillsMeta({
+                cwd: s.cwd,
+                ...(options.skills?.dirs ? { dirs: options.skills.dirs } : {}),
+                ...(options.skills?.homeDir ? { homeDir: options.skills.homeDir } : {}),
+              })
+            ).skills;
       await send(peer, s.id, {
         sessionUpdate: 'available_commands_update',
-        availableCommands: list.skills.map((skill) => ({
-          name: skill.name,
-          description: plainText(skill.description),
-          ...(skill.argumentHint ? { input: { hint: plainText(skill.argumentHint) } } : {}),
-        })),
+        availableCommands: [
+          ...skills.map((skill) => ({
+            name: skill.name,
+            description: plainText(skill.description),
+            ...(skill.argumentHint ? { input: { hint: plainText(skill.argumentHint) } } : {}),
+          })),
+          // The host's commands (MCP prompts) after the skills.
+          ...hosted.map((c) => ({
+            name: c.name,
+            description: plainText(c.description),
+            ...(c.argumentHint ? { input: { hint: plainText(c.argumentHint) } } : {}),
+          })),
+        ],
       });
     } catch (error) {
-      log(`listing skills for ${s.id}: ${errorText(error)}`);
+      log(`listing commands for ${s.id}: ${errorText(error)}`);
     }
   }
 
@@ -616,6 +671,8 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
           () => undefined,
         );
       }
+      // A host command (an MCP prompt) is expanded while the session is already busy.
+      input = await expandHostCommand(s, input);
       for await (const event of streamEvents(s.handle.client, input, { signal: controller.signal })) {
         if (event.type === 'end') {
           stopReason = event.result.stopReason;

@@ -7,6 +7,7 @@
 export {
   type AcpAgent,
   type AcpAgentOptions,
+  type AcpHostCommand,
   type AcpSessionHandle,
   type AcpSessionInit,
   acpStopReason,

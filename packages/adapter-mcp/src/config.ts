@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { McpAdapterError } from './errors.js';
 import { isRecord } from '@codeagent/artifact-schema/internal';
+import type { McpOAuthConfig } from './oauth.js';
 
 /** A server started as a local process that speaks MCP over its stdio. */
 export interface McpStdioServerConfig {
@@ -24,6 +26,8 @@ export interface McpHttpServerConfig {
   readonly url: string;
   /** Headers sent with every request (e.g. `Authorization`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** OAuth settings (a pre-registered client, scopes, client credentials); sign-ins need the host's `oauth` option. */
+  readonly oauth?: McpOAuthConfig;
 }
 
 /** One entry of `mcpServers`. */
@@ -35,6 +39,13 @@ export interface McpConfig {
   readonly servers: Readonly<Record<string, McpServerConfig>>;
   /** Entries left out, and variables that were not set. */
   readonly warnings: readonly string[];
+  /**
+   * For each valid server, {@link mcpServerFingerprint} of its entry as written (before `${VAR}` expansion): what a
+   * host remembers when the user approves a project's server, so a changed entry is asked about again.
+   */
+  readonly fingerprints: Readonly<Record<string, string>>;
+  /** For each valid server, its entry as written (for showing the user what a file asks to start). */
+  readonly entries: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** Options of {@link parseMcpConfig}. */
@@ -45,6 +56,24 @@ export interface ParseMcpConfigOptions {
 
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+function canonical(value: unknown, depth = 0): string {
+  if (depth > 64) return 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(',')}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k], depth + 1)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * A stable digest (SHA-256, hex) of one `mcpServers` entry as written: key order does not matter, every other change
+ * (command, an argument, an env value, the URL, a header) gives a new fingerprint.
+ */
+export function mcpServerFingerprint(entry: unknown): string {
+  return createHash('sha256').update(canonical(entry)).digest('hex');
+}
 
 function expand(
   text: string,
@@ -89,9 +118,11 @@ export function parseMcpConfig(document: unknown, options: ParseMcpConfigOptions
   if (table === null) throw new McpAdapterError('invalid-config', '"mcpServers" must be an object');
   const servers: Record<string, McpServerConfig> = {};
   const warnings: string[] = [];
+  const fingerprints: Record<string, string> = {};
+  const entries: Record<string, Record<string, unknown>> = {};
   for (const [name, raw] of Object.entries(table)) {
     const bad = (why: string) => warnings.push(`mcpServers.${name}: ${why}; server left out`);
-    if (!SERVER_NAME.test(name)) {
+    if (!SERVER_NAME.test(name) || name === '__proto__') {
       bad('a server name is 1-64 letters, digits, "_" or "-"');
       continue;
     }
@@ -121,7 +152,31 @@ export function parseMcpConfig(document: unknown, options: ParseMcpConfigOptions
       }
       const h: Record<string, string> = {};
       for (const [k, v] of Object.entries(headers)) h[k] = expand(v, env, missing);
-      servers[name] = { type: 'http', url, headers: h };
+      let oauth: McpOAuthConfig | undefined;
+      if (raw.oauth !== undefined) {
+        const o = stringRecord(raw.oauth);
+        const known = new Set([
+          'clientId',
+          'clientSecret',
+          'clientMetadataUrl',
+          'scope',
+          'grant',
+          'privateKeyPem',
+          'signingAlgorithm',
+        ]);
+        if (!o || Object.keys(o).some((k) => !known.has(k))) {
+          bad(`"oauth" must map ${[...known].join(', ')} to strings`);
+          continue;
+        }
+        if (o.grant !== undefined && o.grant !== 'authorization_code' && o.grant !== 'client_credentials') {
+          bad('"oauth.grant" must be authorization_code or client_credentials');
+          continue;
+        }
+        const e: Record<string, string> = {};
+        for (const [k, v] of Object.entries(o)) e[k] = expand(v, env, missing);
+        oauth = e as McpOAuthConfig;
+      }
+      servers[name] = { type: 'http', url, headers: h, ...(oauth ? { oauth } : {}) };
     } else if (type === 'stdio' || type === undefined) {
       const args = raw.args === undefined ? [] : raw.args;
       const envTable = stringRecord(raw.env);
@@ -154,10 +209,12 @@ export function parseMcpConfig(document: unknown, options: ParseMcpConfigOptions
       bad(`unknown type ${JSON.stringify(raw.type)} (stdio or http)`);
       continue;
     }
+    fingerprints[name] = mcpServerFingerprint(raw);
+    entries[name] = raw;
     for (const v of missing)
       warnings.push(`mcpServers.${name}: variable \${${v}} is not set (expanded to "")`);
   }
-  return { servers, warnings };
+  return { servers, warnings, fingerprints, entries };
 }
 
 /** Largest config file read (a config is a few kilobytes). */

@@ -1,9 +1,19 @@
+import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './config.js';
+import {
+  elicitFields,
+  elicitMessage,
+  elicitResult,
+  type McpElicitAnswer,
+  type McpElicitation,
+} from './elicit.js';
 import { McpAdapterError } from './errors.js';
+import { type McpOAuthOptions, oauthProviderFor, StoredOAuthProvider } from './oauth.js';
 import { cleanServerText } from './text.js';
 import { isRecord } from '@codeagent/artifact-schema/internal';
 
@@ -62,6 +72,18 @@ export interface McpConnectionOptions {
   readonly maxMessageBytes?: number;
   /** Called when the server's tool list changed (`notifications/tools/list_changed`), with the new list. */
   readonly onToolsChanged?: (tools: readonly McpToolInfo[]) => void;
+  /**
+   * Signs users in to Streamable HTTP servers that answer 401 (OAuth 2.1 authorization code with PKCE, dynamic or
+   * pre-registered clients, tokens kept in `store`); without it such a server fails to connect. Servers configured
+   * for `client_credentials` need no sign-in.
+   */
+  readonly oauth?: McpOAuthOptions;
+  /**
+   * Answers a server's questions to the user (`elicitation/create`, form mode; URL mode is not offered): the host
+   * shows the cleaned message and fields and returns the user's answer. Without it the capability is not declared,
+   * and servers cannot ask.
+   */
+  readonly elicit?: (request: McpElicitation) => Promise<McpElicitAnswer>;
   /** Makes a transport (tests, custom transports); default: stdio or Streamable HTTP from the config. */
   readonly transport?: (config: McpServerConfig) => Transport;
 }
@@ -112,6 +134,9 @@ export class McpServerConnection {
   #stderr = '';
   #tools: readonly McpToolInfo[] | undefined;
   #generation = 0;
+  #stdio: StdioClientTransport | undefined;
+  #http: StreamableHTTPClientTransport | undefined;
+  #auth: OAuthClientProvider | undefined;
 
   /** Creates a connection; nothing is started until the first use. */
   constructor(name: string, config: McpServerConfig, options: McpConnectionOptions = {}) {
@@ -128,6 +153,14 @@ export class McpServerConnection {
   /** The captured tail of the server's stderr (cleaned of escapes); empty for HTTP servers. */
   get stderr(): string {
     return cleanServerText(this.#stderr);
+  }
+
+  /**
+   * The process id of a running stdio server, else `null`: hosts that must end it synchronously (an exit hook after
+   * a signal) kill it by this id; {@link close} is the normal, graceful way.
+   */
+  get pid(): number | null {
+    return this.#stdio?.pid ?? null;
   }
 
   /** The reason of the last failure, or `''`. */
@@ -152,24 +185,26 @@ export class McpServerConnection {
     const client = await this.#ready();
     const generation = this.#generation;
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout: options.timeoutMs ?? this.#options.timeoutMs ?? 60_000,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onProgress
-          ? {
-              onprogress: (p: {
-                progress: number;
-                total?: number | undefined;
-                message?: string | undefined;
-              }) =>
-                options.onProgress?.({
-                  progress: p.progress,
-                  ...(typeof p.total === 'number' ? { total: p.total } : {}),
-                  ...(typeof p.message === 'string' ? { message: cleanServerText(p.message) } : {}),
-                }),
-            }
-          : {}),
-      });
+      const result = await this.#signedIn(() =>
+        client.callTool({ name: tool, arguments: args }, undefined, {
+          timeout: options.timeoutMs ?? this.#options.timeoutMs ?? 60_000,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onProgress
+            ? {
+                onprogress: (p: {
+                  progress: number;
+                  total?: number | undefined;
+                  message?: string | undefined;
+                }) =>
+                  options.onProgress?.({
+                    progress: p.progress,
+                    ...(typeof p.total === 'number' ? { total: p.total } : {}),
+                    ...(typeof p.message === 'string' ? { message: cleanServerText(p.message) } : {}),
+                  }),
+              }
+            : {}),
+        }),
+      );
       this.#failures = 0;
       return result;
     } catch (error) {
@@ -191,7 +226,9 @@ export class McpServerConnection {
   async prompts(): Promise<readonly McpPromptInfo[]> {
     const client = await this.#ready();
     if (!client.getServerCapabilities()?.prompts) return [];
-    const listed = await client.listPrompts(undefined, { timeout: this.#options.timeoutMs ?? 60_000 });
+    const listed = await this.#signedIn(() =>
+      client.listPrompts(undefined, { timeout: this.#options.timeoutMs ?? 60_000 }),
+    );
     return listed.prompts.map((p) => ({
       name: p.name,
       description: cleanServerText(p.description ?? ''),
@@ -286,12 +323,53 @@ export class McpServerConnection {
     return this.#connecting;
   }
 
+  /**
+   * Runs a request; when the server asks for a (wider) sign-in, gets the user through it (the host's `authorize`) and
+   * runs it again, at most twice, so a server that keeps refusing cannot loop the host.
+   */
+  async #signedIn<T>(run: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await run();
+      } catch (error) {
+        const pending = this.#auth instanceof StoredOAuthProvider ? this.#auth.pending : undefined;
+        if (!(error instanceof UnauthorizedError) || pending === undefined || attempt >= 2 || !this.#http)
+          throw error;
+        await this.#signIn(this.#http, pending);
+      }
+    }
+  }
+
+  async #signIn(transport: StreamableHTTPClientTransport, url: URL): Promise<void> {
+    const oauth = this.#options.oauth;
+    const provider = this.#auth;
+    if (!oauth || !(provider instanceof StoredOAuthProvider)) throw new UnauthorizedError('no sign-in');
+    provider.pending = undefined;
+    const code = await oauth.authorize({ server: this.name, url, redirectUrl: oauth.redirectUrl });
+    await transport.finishAuth(code);
+  }
+
   async #connect(generation: number): Promise<Client> {
-    const transport = this.#options.transport ? this.#options.transport(this.config) : this.#transport();
+    for (let attempt = 0; ; attempt++) {
+      const transport = this.#options.transport ? this.#options.transport(this.config) : this.#transport();
+      try {
+        return await this.#connectOnce(generation, transport);
+      } catch (error) {
+        // A server that needs a sign-in: the user signs in, then a fresh transport connects with the tokens.
+        const pending = this.#auth instanceof StoredOAuthProvider ? this.#auth.pending : undefined;
+        if (!(error instanceof UnauthorizedError) || pending === undefined || attempt >= 2) throw error;
+        if (transport instanceof StreamableHTTPClientTransport) await this.#signIn(transport, pending);
+        else throw error;
+      }
+    }
+  }
+
+  async #connectOnce(generation: number, transport: Transport): Promise<Client> {
     const client = new Client(
       { name: 'codeagent', version: '0.1.0' },
       {
-        capabilities: {},
+        // Form-mode elicitation only when the host can ask its user; the SDK applies the schema's defaults.
+        capabilities: this.#options.elicit ? { elicitation: { form: { applyDefaults: true } } } : {},
         listChanged: {
           tools: {
             onChanged: (error, tools) => {
@@ -308,16 +386,33 @@ export class McpServerConnection {
         this.#fail(new Error('the server closed the connection'));
     };
     client.onerror = () => undefined;
-    await client.connect(transport, { timeout: this.#options.connectTimeoutMs ?? 30_000 });
+    const elicit = this.#options.elicit;
+    if (elicit) {
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        const params = request.params as { message?: unknown; requestedSchema?: unknown };
+        const fields = elicitFields(params.requestedSchema);
+        const answer = await elicit({ server: this.name, message: elicitMessage(params.message), fields });
+        return elicitResult(fields, answer);
+      });
+    }
+    try {
+      await client.connect(transport, { timeout: this.#options.connectTimeoutMs ?? 30_000 });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
     return client;
   }
 
   #transport(): Transport {
     const config = this.config;
     if (config.type === 'http') {
-      return new StreamableHTTPClientTransport(new URL(config.url), {
+      this.#auth ??= oauthProviderFor(config.url, config.oauth, this.#options.oauth);
+      this.#http = new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: { ...(config.headers ?? {}) } },
+        ...(this.#auth ? { authProvider: this.#auth } : {}),
       });
+      return this.#http;
     }
     const transport = new StdioClientTransport({
       command: config.command,
@@ -329,6 +424,7 @@ export class McpServerConnection {
         : {}),
       ...(config.cwd ? { cwd: config.cwd } : {}),
     });
+    this.#stdio = transport;
     const max = this.#options.maxStderrBytes ?? 65_536;
     transport.stderr?.on('data', (chunk: Buffer | string) => {
       this.#stderr = (this.#stderr + chunk.toString()).slice(-max);
@@ -341,9 +437,9 @@ export class McpServerConnection {
     let cursor: string | undefined;
     // Bounded pagination: a server that keeps returning cursors cannot keep the host listing forever.
     for (let page = 0; page < 100; page++) {
-      const listed = await client.listTools(cursor ? { cursor } : undefined, {
-        timeout: this.#options.timeoutMs ?? 60_000,
-      });
+      const listed = await this.#signedIn(() =>
+        client.listTools(cursor ? { cursor } : undefined, { timeout: this.#options.timeoutMs ?? 60_000 }),
+      );
       for (const t of listed.tools) {
         const info = toolInfo(t);
         if (info) out.push(info);

@@ -11,6 +11,7 @@ export {
   type McpHttpServerConfig,
   type McpServerConfig,
   type McpStdioServerConfig,
+  mcpServerFingerprint,
   type ParseMcpConfigOptions,
   parseMcpConfig,
   readMcpConfigFile,
@@ -23,9 +24,30 @@ export {
   McpServerConnection,
   type McpToolInfo,
 } from './connection.js';
+export type { McpElicitAnswer, McpElicitation, McpElicitField } from './elicit.js';
 export { McpAdapterError, type McpAdapterErrorCode } from './errors.js';
 export { MCP_TOOL_PREFIX, mcpToolName } from './names.js';
+export {
+  type McpAuthorizationRequest,
+  McpFileOAuthStore,
+  type McpOAuthConfig,
+  type McpOAuthOptions,
+  type McpOAuthRecord,
+  type McpOAuthStore,
+} from './oauth.js';
 export { type McpSlashCommand, mcpSlashCommands } from './prompts.js';
+export {
+  type CollectedMcpServers,
+  type CollectMcpServersOptions,
+  collectMcpServers,
+  findProjectMcpFile,
+  type McpApproval,
+  type McpApprovalDecision,
+  McpApprovalStore,
+  type McpServerScope,
+  type McpServerSource,
+  PROJECT_MCP_FILE,
+} from './sources.js';
 export {
   DEFAULT_MAX_VALUE_CHARS,
   type McpResultLimits,

@@ -6,17 +6,27 @@ it('pins the public export names and constants', () => {
     'DEFAULT_MAX_VALUE_CHARS',
     'MCP_TOOL_PREFIX',
     'McpAdapterError',
+    'McpApprovalStore',
+    'McpFileOAuthStore',
     'McpServerConnection',
+    'PROJECT_MCP_FILE',
     'attachMcpServers',
+    'collectMcpServers',
+    'findProjectMcpFile',
     'mcpAgentTools',
     'mcpResultToToolResult',
+    'mcpServerFingerprint',
     'mcpSlashCommands',
     'mcpToolCapability',
     'mcpToolName',
     'parseMcpConfig',
     'readMcpConfigFile',
   ]);
-  expect([mcp.MCP_TOOL_PREFIX, mcp.DEFAULT_MAX_VALUE_CHARS]).toEqual(['mcp__', 30_000]);
+  expect([mcp.MCP_TOOL_PREFIX, mcp.DEFAULT_MAX_VALUE_CHARS, mcp.PROJECT_MCP_FILE]).toEqual([
+    'mcp__',
+    30_000,
+    '.mcp.json',
+  ]);
 });
 
 it('tool names follow mcp__<server>__<tool> within 64 safe characters, distinct when cut', () => {

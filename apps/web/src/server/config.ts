@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { AgentTool } from '@codeagent/agent-core';
 import type { LanguageModel } from 'ai';
 import { DEMO_PERMISSIONS, demoModel, modelFromEnv, type ResolvedModel } from '@codeagent/providers';
 import { copyDemoWorkspace } from '@codeagent/providers/node';
@@ -19,6 +20,8 @@ export interface HostConfig {
   readonly note: string | null;
   /** Deny rules every session's gate gets. */
   readonly deny: readonly string[];
+  /** Tools beyond the built-ins every new session gets (the MCP servers'); none when absent. */
+  readonly tools?: () => readonly AgentTool<unknown>[];
 }
 
 /** Command-line options of the web host. */
@@ -31,14 +34,22 @@ export interface WebOptions {
   readonly dataDir: string | null;
   /** `--demo`: force the scripted demo even when a provider is configured. */
   readonly demo: boolean;
+  /** `--mcp-config <file>` (repeatable): MCP server files loaded without asking. */
+  readonly mcpConfig?: readonly string[];
+  /** `--approve-mcp <name>` (repeatable; `all`): project `.mcp.json` servers approved for this workspace. */
+  readonly approveMcp?: readonly string[];
 }
 
 /** Usage text of `codeagent-web`. */
 export const WEB_USAGE = `usage: codeagent-web [--cwd <dir>] [--port <n>] [--data-dir <dir>] [--demo]
+                     [--mcp-config <file>]... [--approve-mcp <name>|all]...
 
 Starts the codeagent web host on 127.0.0.1 and prints its URL (with the per-run token).
 Model: the same CODEAGENT_* variables as the CLI; with none, the scripted demo model in a
-temporary copy of the demo workspace.`;
+temporary copy of the demo workspace.
+MCP servers: --mcp-config files and $CODEAGENT_MCP_CONFIG (loaded as given), <data-dir>/mcp.json,
+and the project's .mcp.json servers you approved (in the CLI, or here with --approve-mcp:
+remembered for the workspace; a changed entry needs approving again).`;
 
 /** Parses `codeagent-web` arguments; throws a clear error on bad ones. */
 export function parseWebArgs(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): WebOptions {
@@ -46,6 +57,8 @@ export function parseWebArgs(argv: readonly string[], cwd: string, env: NodeJS.P
   let port = 0;
   let dataDir: string | null = null;
   let demo = false;
+  const mcpConfig: string[] = [];
+  const approveMcp: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -60,9 +73,11 @@ export function parseWebArgs(argv: readonly string[], cwd: string, env: NodeJS.P
       port = Number(v);
     } else if (arg === '--data-dir') dataDir = value();
     else if (arg === '--demo') demo = true;
+    else if (arg === '--mcp-config') mcpConfig.push(resolve(cwd, value()));
+    else if (arg === '--approve-mcp') approveMcp.push(value());
     else throw new Error(`unknown argument ${arg}`);
   }
-  return { cwd: resolve(cwd, dir), port, dataDir, demo };
+  return { cwd: resolve(cwd, dir), port, dataDir, demo, mcpConfig, approveMcp };
 }
 
 /** Milliseconds between scripted deltas, so the demo streams visibly. */

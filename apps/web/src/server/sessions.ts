@@ -308,7 +308,7 @@ export class SessionManager {
     const options = {
       model,
       cwd: this.config.cwd,
-      tools: toolkit.tools,
+      tools: [...toolkit.tools, ...(this.config.tools?.() ?? [])],
       permissionMode: mode,
       contextWindow,
       maxOutputTokens,
