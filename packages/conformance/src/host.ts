@@ -70,8 +70,10 @@ export async function startHost(command: string, options: HostOptions = {}): Pro
       crlfDelay: Number.POSITIVE_INFINITY,
     });
     const iterator = rl[Symbol.asyncIterator]();
+    // `close`, not `exit`: it comes after the host's output has been read, so a line printed just before exiting is
+    // judged as the hello line it claims to be (a race under load otherwise).
     const exited = new Promise<never>((_, reject) => {
-      child?.once('exit', (code) =>
+      child?.once('close', (code) =>
         reject(
           new Error(`the host exited (code ${code}) before its hello line; stderr: ${stderr.slice(-500)}`),
         ),

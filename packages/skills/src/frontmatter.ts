@@ -1,4 +1,4 @@
-import { isCollection, isScalar, parseDocument } from 'yaml';
+import { isCollection, isMap, isScalar, parseDocument } from 'yaml';
 import { isRecord } from './validate.js';
 
 /** Result of splitting a SKILL.md text into frontmatter data and body. */
@@ -108,13 +108,31 @@ function parseOnce(yamlText: string): YamlResult {
       if (isScalar(node) && (typeof node.value === 'number' || typeof node.value === 'boolean')) {
         if (typeof node.source === 'string') record[key] = node.source;
       } else if (key === 'argument-hint' && isCollection(node) && node.flow && node.range) {
-        // `argument-hint: [file]` is a valid flow sequence, but the author meant the text `[file]`.
-        record[key] = yamlText.slice(node.range[0], node.range[1]).trim();
+        // `argument-hint: [file]` is a valid flow sequence, but the author meant the text `[file]`; a tag or an
+        // anchor before it (`! {}`, `&a []`) is part of that text too, so the value is read from the key's colon.
+        record[key] =
+          valueSource(doc.contents, key, yamlText) ?? yamlText.slice(node.range[0], node.range[1]).trim();
         recovered.push(key);
       }
     }
   }
   return { ok: true, data, recovered };
+}
+
+/** The text of a top-level key's value as written (tag and anchor included), or `undefined`. */
+function valueSource(contents: unknown, key: string, yamlText: string): string | undefined {
+  if (!isMap(contents)) return undefined;
+  for (const pair of contents.items) {
+    if (!isScalar(pair.key) || pair.key.value !== key || !pair.key.range) continue;
+    const value = pair.value;
+    if (!isCollection(value) || !value.range) return undefined;
+    const text = yamlText
+      .slice(pair.key.range[1], value.range[1])
+      .replace(/^[ \t]*:/, '')
+      .trim();
+    return text === '' ? undefined : text;
+  }
+  return undefined;
 }
 
 // Only the free-text fields: a name must be an identifier anyway, so quoting it would only hide the YAML error.

@@ -200,6 +200,14 @@ describe('lenient reading of free-text fields (YAML recovery)', () => {
     );
   });
 
+  it('a tag or an anchor before a flow collection in argument-hint stays part of the text', () => {
+    for (const value of ['! {}', '!a []', '&x [file]', '!!str {a: 1}']) {
+      const r = splitFrontmatter(`---\nname: stable\ndescription: d\nargument-hint: ${value}\n---\nb\n`);
+      expect(r).toMatchObject({ ok: true, recovered: ['argument-hint'] });
+      if (r.ok) expect((r.data as Record<string, unknown>)['argument-hint']).toBe(value);
+    }
+  });
+
   it('a name is never recovered: an invalid name stays a YAML error', () => {
     const r = splitFrontmatter('---\nname: [unclosed\ndescription: x\n---\nb\n');
     expect(r).toMatchObject({ ok: false, code: 'invalid-yaml' });
