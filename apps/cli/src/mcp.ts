@@ -11,9 +11,11 @@ import {
   McpFileOAuthStore,
   type McpOAuthOptions,
   type McpServerConnection,
+  type McpServerPolicy,
   type McpServerSource,
   type McpSlashCommand,
   mcpSlashCommands,
+  mcpSourcePolicy,
 } from '@codeagent/adapter-mcp';
 import { clean } from './clean.js';
 import type { Key, KeyInput } from './keys.js';
@@ -41,6 +43,8 @@ type Held = 'not approved' | 'denied';
 /** One configured server and where it stands. */
 interface Entry {
   readonly source: McpServerSource;
+  /** Its policy (trust, capabilities) from a file the user controls; `undefined`: every tool `exec`. */
+  readonly policy: McpServerPolicy | undefined;
   held: Held | null;
   connection: McpServerConnection | null;
   attached: AttachedMcpServers | null;
@@ -123,7 +127,13 @@ export class CliMcp {
     }
     const entries: Entry[] = [];
     for (const source of collected.servers) {
-      const entry: Entry = { source, held: null, connection: null, attached: null };
+      const found = mcpSourcePolicy(source);
+      if (found.warning !== undefined) options.note(`mcp: ${clean(found.warning)}`, true);
+      if (found.error !== undefined) {
+        options.note(`mcp: ${clean(found.error)}`, true);
+        continue;
+      }
+      const entry: Entry = { source, policy: found.policy, held: null, connection: null, attached: null };
       entries.push(entry);
       if (source.scope !== 'project' || workspace === null) continue;
       if (approveAll || options.approve.includes(source.name)) {
@@ -196,7 +206,10 @@ export class CliMcp {
     const attached = await attachMcpServers(
       this.#target,
       { [entry.source.name]: entry.source.config },
-      this.#connection,
+      {
+        ...this.#connection,
+        ...(entry.policy === undefined ? {} : { policies: { [entry.source.name]: entry.policy } }),
+      },
     );
     entry.attached = attached;
     entry.connection = attached.connections[0] ?? null;

@@ -231,3 +231,68 @@ describe('MCP servers end with the CLI', () => {
     }, 30_000);
   }
 });
+
+describe('MCP server policy (trust, capabilities)', () => {
+  async function lookupModel(): Promise<OpenAIServer> {
+    const server = await startOpenAIServer({
+      replies: (request) =>
+        hadToolResult(request)
+          ? { text: 'Looked it up.' }
+          : { tools: [{ name: 'mcp__fixture__lookup', args: { q: 'x' } }] },
+    });
+    servers.push(server);
+    return server;
+  }
+  const entry = (pidFile: string, policy: Record<string, unknown>) =>
+    JSON.stringify({
+      mcpServers: {
+        fixture: { command: 'node', args: [FIXTURE, 'stdio'], env: { FIXTURE_PID_FILE: pidFile }, ...policy },
+      },
+    });
+
+  it("a server the user trusts in their own file has its read-only tools classified read; a project's .mcp.json cannot trust itself", async () => {
+    const { root, home, work, data } = await tempRoot('codeagent-mcp-trust-');
+    const pidFile = join(root, 'fixture.pid');
+    const model = await lookupModel();
+    const env = { HOME: home, CODEAGENT_BASE_URL: model.baseURL, CODEAGENT_MODEL: 'gpt-4o' };
+    const args = ['-p', 'look it up', '--cwd', work, '--data-dir', data];
+
+    // Untrusted (the default): the readOnlyHint is ignored, the tool is exec, -p cannot ask: denied.
+    await writeFile(join(data, 'mcp.json'), entry(pidFile, {}));
+    const untrusted = await runBin(args, env);
+    expect(untrusted.code, untrusted.stderr).toBe(3);
+
+    // Trusted in the user's own file: the read-only lookup runs in the default mode without asking.
+    await writeFile(join(data, 'mcp.json'), entry(pidFile, { trusted: true }));
+    const trusted = await runBin(args, env);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toBe('Looked it up.\n');
+
+    // The same fields in the project's .mcp.json are ignored, with a warning: still asked, so denied.
+    await writeFile(join(data, 'mcp.json'), JSON.stringify({ mcpServers: {} }));
+    await writeFile(
+      join(work, '.mcp.json'),
+      entry(pidFile, { trusted: true, tools: { lookup: { capability: 'read' } } }),
+    );
+    const project = await runBin([...args, '--approve-mcp', 'fixture'], env);
+    expect(project.stderr).toContain("trusted, tools ignored in a project's .mcp.json");
+    expect(project.code, project.stderr).toBe(3);
+  }, 60_000);
+
+  it('a malformed policy keeps the server from starting, with a message (never silently dropped)', async () => {
+    const { root, home, work, data } = await tempRoot('codeagent-mcp-badpolicy-');
+    const pidFile = join(root, 'fixture.pid');
+    const model = await lookupModel();
+    await writeFile(join(data, 'mcp.json'), entry(pidFile, { tools: { lookup: { disabled: 'yes' } } }));
+    const r = await runBin(['-p', 'look it up', '--cwd', work, '--data-dir', data], {
+      HOME: home,
+      CODEAGENT_BASE_URL: model.baseURL,
+      CODEAGENT_MODEL: 'gpt-4o',
+    });
+    expect(r.stderr).toContain(
+      'fixture: "tools.lookup.disabled" must be true or false; the server is not started',
+    );
+    expect(existsSync(pidFile)).toBe(false);
+    expect(JSON.stringify(model.requests[0]?.body.tools)).not.toContain('mcp__fixture__');
+  }, 60_000);
+});

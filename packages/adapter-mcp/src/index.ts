@@ -58,8 +58,11 @@ export {
   type AttachedMcpServers,
   attachMcpServers,
   type McpAttachTarget,
+  MCP_POLICY_KEYS,
   type McpServerPolicy,
+  type McpSourcePolicy,
   type McpToolOptions,
   mcpAgentTools,
+  mcpSourcePolicy,
   mcpToolCapability,
 } from './tools.js';

@@ -1,9 +1,10 @@
 import { type AgentTool, defineTool, type ToolContext } from '@codeagent/agent-core';
 import type { ToolResult } from '@codeagent/artifact-schema';
-import type { Capability } from '@codeagent/permission-gate';
+import { type Capability, isCapability } from '@codeagent/permission-gate';
 import type { ToolCallView } from '@codeagent/render-intent';
 import { jsonSchema } from 'ai';
 import type { McpServerConfig } from './config.js';
+import type { McpServerSource } from './sources.js';
 import {
   type McpConnectionOptions,
   type McpProgress,
@@ -30,6 +31,88 @@ export interface McpServerPolicy {
   >;
   /** Per-call timeout of this server's tools (ms). */
   readonly timeoutMs?: number;
+}
+
+/** The keys of an `mcpServers` entry that set its policy ({@link McpServerPolicy}) rather than how it starts. */
+export const MCP_POLICY_KEYS = ['trusted', 'capability', 'tools', 'timeoutMs'] as const;
+
+/** What {@link mcpSourcePolicy} found for one configured server. */
+export interface McpSourcePolicy {
+  /** The policy to attach the server with (`undefined`: the defaults, every tool `exec`). */
+  readonly policy: McpServerPolicy | undefined;
+  /** Set when the server must not start: its policy fields are malformed (a policy the user meant is never dropped). */
+  readonly error?: string;
+  /** Set when policy fields were ignored: a project's `.mcp.json` cannot widen what its own server may do. */
+  readonly warning?: string;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+
+/**
+ * Reads the policy fields of one configured server's entry as written: `trusted` (boolean), `capability` (every
+ * tool's), `tools` (`{"<tool>": {"capability"?, "disabled"?}}`) and `timeoutMs`. Only files the user controls set a
+ * policy: in a project's `.mcp.json` (scope `project`, which a cloned repository can ship) the fields are ignored
+ * with a warning, so a repository can never mark its own server trusted or its tools `read`.
+ */
+export function mcpSourcePolicy(source: Pick<McpServerSource, 'name' | 'scope' | 'entry'>): McpSourcePolicy {
+  const entry = source.entry;
+  const present = MCP_POLICY_KEYS.filter((k) => Object.hasOwn(entry, k));
+  if (present.length === 0) return { policy: undefined };
+  if (source.scope === 'project') {
+    return {
+      policy: undefined,
+      warning: `${source.name}: ${present.join(', ')} ignored in a project's .mcp.json (a repository cannot widen what its server may do); set them in your own MCP config`,
+    };
+  }
+  const bad = (what: string): McpSourcePolicy => ({
+    policy: undefined,
+    error: `${source.name}: ${what}; the server is not started`,
+  });
+  const policy: {
+    trusted?: boolean;
+    capability?: Capability;
+    tools?: Record<string, { capability?: Capability; disabled?: boolean }>;
+    timeoutMs?: number;
+  } = {};
+  if (Object.hasOwn(entry, 'trusted')) {
+    if (typeof entry.trusted !== 'boolean') return bad('"trusted" must be true or false');
+    policy.trusted = entry.trusted;
+  }
+  if (Object.hasOwn(entry, 'capability')) {
+    if (!isCapability(entry.capability)) return bad('"capability" must be one of read, write, exec, net');
+    policy.capability = entry.capability;
+  }
+  if (Object.hasOwn(entry, 'timeoutMs')) {
+    const t = entry.timeoutMs;
+    if (typeof t !== 'number' || !Number.isSafeInteger(t) || t <= 0)
+      return bad('"timeoutMs" must be a positive integer');
+    policy.timeoutMs = t;
+  }
+  if (Object.hasOwn(entry, 'tools')) {
+    if (!isObj(entry.tools)) return bad('"tools" must be an object of tool names');
+    const tools: Record<string, { capability?: Capability; disabled?: boolean }> = Object.create(null);
+    for (const [name, setting] of Object.entries(entry.tools)) {
+      if (!isObj(setting)) return bad(`"tools.${name}" must be an object`);
+      const one: { capability?: Capability; disabled?: boolean } = {};
+      for (const key of Object.keys(setting)) {
+        if (key !== 'capability' && key !== 'disabled')
+          return bad(`"tools.${name}.${key}" is not a tool setting`);
+      }
+      if (Object.hasOwn(setting, 'capability')) {
+        if (!isCapability(setting.capability)) return bad(`"tools.${name}.capability" is not a capability`);
+        one.capability = setting.capability;
+      }
+      if (Object.hasOwn(setting, 'disabled')) {
+        if (typeof setting.disabled !== 'boolean')
+          return bad(`"tools.${name}.disabled" must be true or false`);
+        one.disabled = setting.disabled;
+      }
+      tools[name] = one;
+    }
+    policy.tools = tools;
+  }
+  return { policy };
 }
 
 /** Options of {@link mcpAgentTools} and {@link attachMcpServers}. */

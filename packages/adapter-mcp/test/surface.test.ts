@@ -4,6 +4,7 @@ import * as mcp from '../src/index.js';
 it('pins the public export names and constants', () => {
   expect(Object.keys(mcp).sort()).toEqual([
     'DEFAULT_MAX_VALUE_CHARS',
+    'MCP_POLICY_KEYS',
     'MCP_TOOL_PREFIX',
     'McpAdapterError',
     'McpApprovalStore',
@@ -17,6 +18,7 @@ it('pins the public export names and constants', () => {
     'mcpResultToToolResult',
     'mcpServerFingerprint',
     'mcpSlashCommands',
+    'mcpSourcePolicy',
     'mcpToolCapability',
     'mcpToolName',
     'parseMcpConfig',

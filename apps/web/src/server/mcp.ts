@@ -4,6 +4,8 @@ import {
   type AttachedMcpServers,
   attachMcpServers,
   collectMcpServers,
+  type McpServerPolicy,
+  mcpSourcePolicy,
   McpApprovalStore,
   McpFileOAuthStore,
 } from '@codeagent/adapter-mcp';
@@ -59,7 +61,16 @@ export async function startWebMcp(options: WebMcpOptions): Promise<WebMcp> {
     },
   };
   const start: Record<string, (typeof collected.servers)[number]['config']> = {};
+  const policies: Record<string, McpServerPolicy> = {};
   for (const s of collected.servers) {
+    // Trust and capabilities come only from files the user controls (a project's .mcp.json cannot set them).
+    const found = mcpSourcePolicy(s);
+    if (found.warning !== undefined) lines.push(`mcp: ${found.warning}`);
+    if (found.error !== undefined) {
+      lines.push(`mcp: ${found.error}`);
+      continue;
+    }
+    if (found.policy !== undefined) policies[s.name] = found.policy;
     if (s.scope === 'project' && collected.workspace !== null) {
       const workspace = collected.workspace;
       if (options.approve.includes('all') || options.approve.includes(s.name)) {
@@ -75,6 +86,7 @@ export async function startWebMcp(options: WebMcpOptions): Promise<WebMcp> {
   }
   // Tokens the CLI got for OAuth servers are used here too; a sign-in needs the CLI's terminal.
   const attached: AttachedMcpServers = await attachMcpServers(target, start, {
+    policies,
     oauth: {
       store: new McpFileOAuthStore(join(options.dataDir, 'mcp-tokens.json')),
       redirectUrl: 'http://127.0.0.1/callback',
