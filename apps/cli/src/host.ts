@@ -534,7 +534,7 @@ export class CliHost {
             }
             // Never into a pending approval prompt: the tail is kept and drawn once the prompt is answered.
             this.live?.push(event.id, event.text);
-            if (this.live && this.held === null && atLineStart) {
+            if (this.live && this.held === null && !this.approvalActive && atLineStart) {
               this.spinner.clear();
               this.live.draw();
             }
@@ -543,7 +543,7 @@ export class CliHost {
           case 'usage':
             break;
           case 'tick':
-            if (this.held === null && atLineStart) this.spinner.tick();
+            if (this.held === null && !this.approvalActive && atLineStart) this.spinner.tick();
             break;
           case 'compaction':
             newline();

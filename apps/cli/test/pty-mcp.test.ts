@@ -144,7 +144,7 @@ describe("the CLI with a project's .mcp.json, in a pseudo-terminal", () => {
     // A turn: the model calls the server's tool, its card renders, the gate asks (MCP tools are exec).
     await cli.type('echo something over MCP');
     await cli.keys('Enter');
-    screen = await cli.waitFor('Allow mcp__fixture__echo?');
+    screen = await cli.waitFor('Allow fixture · echo?');
     expect(screen).toContain('● fixture · echo');
     expect(screen).toContain('input: {"text":"hello over MCP"}');
     await cli.type('y');
@@ -179,7 +179,7 @@ describe("the CLI with a project's .mcp.json, in a pseudo-terminal", () => {
     await cli.type('echo again');
     await cli.keys('Enter');
     screen = await cli.waitFor(/The fixture echoed it\.[\s\S]*completed \(stop\)/);
-    expect(screen).not.toContain('Allow mcp__fixture__echo?');
+    expect(screen).not.toContain('Allow fixture · echo?');
     expect(screen).toMatch(/✓ fixture · echo\n {2}hello over MCP/);
     await cli.type('/exit');
     await cli.keys('Enter');
