@@ -14,7 +14,7 @@ import {
 import { mcpToolName } from './names.js';
 import { errorResult, type McpResultLimits, mcpResultToToolResult } from './result.js';
 import { clipServerText } from './text.js';
-import { isRecord } from '@codeagent/artifact-schema/internal';
+import { isPlainObject, isRecord } from '@codeagent/artifact-schema/internal';
 
 /** How the user configured one server, beyond how to start it. */
 export interface McpServerPolicy {
@@ -45,9 +45,6 @@ export interface McpSourcePolicy {
   /** Set when policy fields were ignored: a project's `.mcp.json` cannot widen what its own server may do. */
   readonly warning?: string;
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 /**
  * Reads the policy fields of one configured server's entry as written: `trusted` (boolean), `capability` (every
@@ -90,10 +87,10 @@ export function mcpSourcePolicy(source: Pick<McpServerSource, 'name' | 'scope' |
     policy.timeoutMs = t;
   }
   if (Object.hasOwn(entry, 'tools')) {
-    if (!isObj(entry.tools)) return bad('"tools" must be an object of tool names');
+    if (!isPlainObject(entry.tools)) return bad('"tools" must be an object of tool names');
     const tools: Record<string, { capability?: Capability; disabled?: boolean }> = Object.create(null);
     for (const [name, setting] of Object.entries(entry.tools)) {
-      if (!isObj(setting)) return bad(`"tools.${name}" must be an object`);
+      if (!isPlainObject(setting)) return bad(`"tools.${name}" must be an object`);
       const one: { capability?: Capability; disabled?: boolean } = {};
       for (const key of Object.keys(setting)) {
         if (key !== 'capability' && key !== 'disabled')
