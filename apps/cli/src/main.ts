@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { assertNever } from '@codeagent/render-intent';
 import { runAcp } from './acp.js';
 import { clean } from './clean.js';
 import type { PermissionConfig, PermissionMode, PermissionRules } from '@codeagent/permission-gate';
@@ -382,10 +383,8 @@ function windowNote(source: WindowSource): string {
     case 'env':
     case 'table':
       return '';
-    default: {
-      const never: never = source;
-      return String(never);
-    }
+    default:
+      return assertNever(source, 'windowNote');
   }
 }
 

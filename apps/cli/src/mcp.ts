@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { assertNever } from '@codeagent/render-intent';
 import {
   type AttachedMcpServers,
   attachMcpServers,
@@ -543,9 +544,7 @@ function parseField(
     }
     case 'string':
       return choices && !choices.includes(text) ? undefined : text;
-    default: {
-      const never: never = type;
-      return never;
-    }
+    default:
+      return assertNever(type, 'parseField');
   }
 }

@@ -1,4 +1,4 @@
-import { assertNever } from './errors.js';
+import { assertNever } from '@codeagent/artifact-schema/internal';
 import { type NormalisedPath, normalisePath } from './paths.js';
 import { hasShellMetacharacters, primaryArgument } from './rules.js';
 import type { ToolMeta } from './types.js';
@@ -195,7 +195,7 @@ export function grantCovers(
       return grantPath(arg.value, cwd) === grant.path;
     }
     default:
-      return assertNever(grant);
+      return assertNever(grant, 'grantCovers');
   }
 }
 
@@ -212,7 +212,7 @@ export function sameScope(a: GrantScope, b: GrantScope): boolean {
     case 'path':
       return b.kind === 'path' && a.path === b.path;
     default:
-      return assertNever(a);
+      return assertNever(a, 'sameScope');
   }
 }
 
@@ -228,6 +228,6 @@ export function describeGrantScope(tool: string, scope: GrantScope): string {
     case 'path':
       return `${tool} on ${scope.path}`;
     default:
-      return assertNever(scope);
+      return assertNever(scope, 'describeGrantScope');
   }
 }

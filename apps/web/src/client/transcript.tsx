@@ -1,3 +1,4 @@
+import { assertNever } from '@codeagent/artifact-schema/internal';
 import type { AgentUIMessage } from '@codeagent/adapter-ai-sdk-ui';
 import { readMessageMetadata, readToolPart, type ToolPartInfo } from '@codeagent/adapter-ai-sdk-ui/client';
 import { memo, type ReactNode, useDeferredValue, useEffect, useLayoutEffect, useRef } from 'react';
@@ -212,10 +213,8 @@ const RowView = memo(
             ── {row.text}
           </div>
         );
-      default: {
-        const never: never = row;
-        throw new Error(`unreachable row ${JSON.stringify(never)}`);
-      }
+      default:
+        return assertNever(row, 'row');
     }
   },
   (a, b) => sameRow(a.row, b.row),
