@@ -1,4 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { Capability } from '@codeagent/permission-gate';
 import { type Script, scriptedModel } from '@codeagent/providers';
 import { jsonDifference } from './compare.js';
 import { buildReport, type ConformanceReport, caseResult, type VectorResult } from './run.js';
@@ -10,8 +11,8 @@ export interface BackendTool {
   readonly name: string;
   /** Its description for the model. */
   readonly description: string;
-  /** Its capability for the permission gate. */
-  readonly capability: 'read' | 'write' | 'exec' | 'net';
+  /** Its capability for the permission gate (one of the gate's four). */
+  readonly capability: Capability;
   /** Runs it (records the call; returns the scenario's result or throws its error). */
   execute(args: unknown): Promise<unknown>;
 }
