@@ -104,11 +104,14 @@ describe('./internal: the exhaustive-switch guard every package shares (ADR 0230
 
   it('safeJson never throws and stays bounded for any value (property)', () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true }), (x) => {
-        const out = safeJson(x);
-        expect(typeof out).toBe('string');
-        expect(out.length).toBeLessThanOrEqual(200 + '…(truncated)'.length + 1);
-      }),
+      fc.property(
+        fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true }),
+        (x) => {
+          const out = safeJson(x);
+          expect(typeof out).toBe('string');
+          expect(out.length).toBeLessThanOrEqual(200 + '…(truncated)'.length + 1);
+        },
+      ),
     );
   });
 });
