@@ -398,7 +398,33 @@ def acp_stop_reason(reason):
     return ACP_STOP_REASONS[reason]
 
 
+def map_stop_reason(facts):
+    """agent-core's stop reason of a turn from what the loop knows at its end (CONTRACTS.md section 3)."""
+    if not isinstance(facts, dict):
+        raise ValueError("mapStopReason facts must be an object")
+    unresolved = facts.get("unresolvedToolCalls") or 0
+    if facts.get("aborted") is True:
+        return "interrupted"
+    if facts.get("failed") is True:
+        return "error"
+    if facts.get("budgetExceeded") is True:
+        return "budget_exceeded"
+    finish = facts.get("finishReason")
+    if finish == "length":
+        return "truncated"
+    if finish == "content-filter":
+        return "filtered"
+    if finish == "error":
+        return "error"
+    if unresolved > 0:
+        return "incomplete_tool_use"
+    if finish == "tool-calls" and facts.get("hitMaxTurns") is True:
+        return "max_turns"
+    return "completed"
+
+
 OPS = {
+    "mapStopReason": map_stop_reason,
     "terminalFallbackText": terminal_fallback_text,
     "acpStopReason": acp_stop_reason,
     "toolResultArtifact": tool_result_artifact,
