@@ -229,7 +229,7 @@ describe('the codeagent-conformance CLI', () => {
     expect(r.stdout).toMatch(/suite terminal-renderer, typescript reference host/);
   }, 120_000);
 
-  it('runs the render-intent, terminal-views, acp-mapping and grants suites against a host; the Python host lists them as not applicable', async () => {
+  it('runs the render-intent, terminal-views, acp-mapping, grants and stop-reasons suites against a host; the Python host lists what it does not implement as not applicable', async () => {
     for (const suite of ['render-intent', 'terminal-views', 'acp-mapping', 'grants', 'stop-reasons']) {
       const r = await exec(['--host', TS, '--suite', suite, '--json']);
       expect(r.code, r.stdout).toBe(0);
