@@ -138,12 +138,11 @@ describe('the render-intent, terminal-views, acp-mapping and grants suites', () 
 });
 
 describe('the Python reference host (standard library only)', () => {
-  // What it cannot implement honestly, and why (PROTOCOL.md §4 "Reference hosts"):
-  // - presentBuiltin: the built-in presenters are render-intent's own TypeScript functions (titles, windows, hunks).
-  // - evaluatePermission, grantScope, grantSession: the gate's decisions on Bash rest on a shell grammar
-  //   (tree-sitter-bash) the standard library lacks; a regex splitter would pass the vectors and still be unsafe.
-  const NOT_IMPLEMENTED = new Set(['presentBuiltin', 'evaluatePermission', 'grantScope', 'grantSession']);
-  it('implements every other operation: presenter sessions, terminal fallback, ACP mapping, cards, skills', async () => {
+  // What it does not implement, and why (PROTOCOL.md §6 "Reference hosts"): the gate's decisions on Bash rest on a
+  // shell grammar (tree-sitter-bash) the standard library lacks; a regex splitter would pass the vectors and still
+  // be unsafe, which is what a reference must not teach.
+  const NOT_IMPLEMENTED = new Set(['evaluatePermission', 'grantScope', 'grantSession']);
+  it('implements every other operation: presenters (data and built-in), terminal fallback, ACP mapping, cards, skills', async () => {
     const host = await startHost(
       `python3 ${join(import.meta.dirname, '..', 'hosts', 'python', 'codeagent_conformance_host.py')}`,
     );

@@ -5,6 +5,7 @@ It implements the artifact accessors and the HTML trust boundary the way CONTRAC
 speaks the conformance kit's NDJSON protocol on stdio: a hello line, then one JSON answer per JSON request line.
 Run it with the kit:  codeagent-conformance --host "python3 codeagent_conformance_host.py"
 """
+import difflib
 import json
 import re
 import sys
@@ -999,7 +1000,193 @@ def render_terminal_view(card):
     return render_result_card(card["result"], card.get("data") or {})
 
 
+# --- the built-in tools' presenters (render-intent createBuiltinPresenters, CONTRACTS.md section 2) ---
+
+def same_part(a, b, win):
+    return a.lower() == b.lower() if win else a == b
+
+
+def display_path(path, cwd=None):
+    """The path to show in a title: relative to cwd when inside it (`.` for cwd itself), else absolute."""
+    if cwd is None:
+        return path
+    base = parse_absolute(cwd)
+    if base is None:
+        return path
+    resolved = resolve_path(path, cwd)
+    target = parse_absolute(resolved)
+    if target is None:
+        return path
+    inside = base["win"] == target["win"] and same_part(base["root"], target["root"], base["win"]) and \
+        len(target["segs"]) >= len(base["segs"]) and \
+        all(same_part(seg, target["segs"][i], base["win"]) for i, seg in enumerate(base["segs"]))
+    if not inside:
+        return format_path(target)
+    rel = target["segs"][len(base["segs"]):]
+    if not rel:
+        return "."
+    sep = "/" if base["win"] and "\\" not in path and "/" in path else base["sep"]
+    return sep.join(rel)
+
+
+def text_lines(text):
+    """Lines with their `\\n` kept (a last line without one stays without: that difference is a change)."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", text)
+
+
+def hunk_diffs(path, before, after, context=3, max_edit=1000):
+    """One FileDiff per hunk with `context` lines around each change; past `max_edit` lines, the whole file."""
+    if before == after:
+        return []
+    a, b = text_lines(before), text_lines(after)
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    edits = sum((i2 - i1) + (j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal")
+    if edits > max_edit:
+        return [{"path": path, "oldText": before if before != "" else None, "newText": after}]
+    out = []
+    for group in matcher.get_grouped_opcodes(context):
+        i1, j1 = group[0][1], group[0][3]
+        i2, j2 = group[-1][2], group[-1][4]
+        old = "".join(a[i1:i2])
+        out.append({"path": path, "oldText": old if i2 > i1 else None, "newText": "".join(b[j1:j2])})
+    return out
+
+
+def pos_int(o, k):
+    v = o.get(k)
+    return v if is_safe_int(v) and v >= 1 else None
+
+
+def opt_str(o, k):
+    return o.get(k) if isinstance(o.get(k), str) else None
+
+
+def builtin_presenters(cwd):
+    absolute = lambda p: resolve_path(p, cwd)  # noqa: E731
+    shown = lambda p: display_path(p, cwd)  # noqa: E731
+
+    def file_change(path, result):
+        meta = result.get("meta")
+        if result["isError"] or not is_dict(meta) or not isinstance(meta.get("after"), str):
+            return None
+        before = meta.get("before")
+        if before is not None and not isinstance(before, str):
+            return None
+        diffs = [{"path": absolute(path), "oldText": None, "newText": meta["after"]}] if before is None \
+            else hunk_diffs(absolute(path), before, meta["after"])
+        if not diffs:
+            diffs = [{"path": absolute(path), "oldText": before, "newText": meta["after"]}]
+        return {"card": "diff", "diffs": diffs}
+
+    def read_call(args):
+        path = opt_str(args, "file_path") if is_dict(args) else None
+        if path is None:
+            return None
+        offset, limit = pos_int(args, "offset"), pos_int(args, "limit")
+        start = offset or 1
+        window = " (%d - %d)" % (start, start + limit - 1) if limit is not None else \
+            " (from line %d)" % offset if offset is not None else ""
+        return {"card": "generic", "title": "Read %s%s" % (shown(path), window), "kind": "read",
+                "locations": [{"path": absolute(path), "line": start}]}
+
+    def write_call(args):
+        path, content = (opt_str(args, "file_path"), opt_str(args, "content")) if is_dict(args) else (None, None)
+        if path is None or content is None:
+            return None
+        return {"card": "diff", "title": "Write %s" % shown(path),
+                "diffs": [{"path": absolute(path), "oldText": None, "newText": content}],
+                "locations": [{"path": absolute(path)}]}
+
+    def edit_call(args):
+        path, old = (opt_str(args, "file_path"), opt_str(args, "old_string")) if is_dict(args) else (None, None)
+        if path is None or old is None:
+            return None
+        return {"card": "diff", "title": "Edit %s" % shown(path),
+                "diffs": [{"path": absolute(path), "oldText": old or None, "newText": opt_str(args, "new_string") or ""}],
+                "locations": [{"path": absolute(path)}]}
+
+    def changed(args, result):
+        path = opt_str(args, "file_path") if is_dict(args) else None
+        return None if path is None else file_change(path, result)
+
+    def bash_call(args):
+        command = opt_str(args, "command") if is_dict(args) else None
+        if command is None:
+            return None
+        description = opt_str(args, "description")
+        if args.get("run_in_background") is True:
+            view = {"card": "generic", "title": command, "kind": "execute", "rawInput": args}
+            if description is not None:
+                view["content"] = [{"type": "text", "text": description}]
+            return view
+        view = {"card": "terminal", "title": command}
+        if description is not None:
+            view["description"] = description
+        if cwd is not None:
+            view["cwd"] = cwd
+        return view
+
+    def bash_result(args, result):
+        meta = result.get("meta") if is_dict(result.get("meta")) else {}
+        output = meta["output"] if isinstance(meta.get("output"), str) else result["value"]
+        exit_code = meta.get("exitCode") if is_safe_int(meta.get("exitCode")) else None
+        signal = meta.get("signal") if isinstance(meta.get("signal"), str) and meta.get("signal") else None
+        background = is_dict(args) and args.get("run_in_background") is True
+        if background or (result["isError"] and exit_code is None and signal is None):
+            return {"card": "generic", "content": [{"type": "text", "text": terminal_fallback_text(output)}]}
+        if signal is not None:
+            return {"card": "terminal", "output": output, "signal": signal}
+        if exit_code is not None:
+            return {"card": "terminal", "output": output, "exitCode": exit_code}
+        return {"card": "terminal", "output": output}
+
+    def todo_call(args):
+        if not is_dict(args) or not isinstance(args.get("todos"), list):
+            return None
+        lines = []
+        for todo in args["todos"]:
+            if not is_dict(todo):
+                continue
+            text = opt_str(todo, "content") or ""
+            status = todo.get("status")
+            lines.append("- [x] %s" % text if status == "completed" else
+                         "- [ ] %s (in progress)" % text if status == "in_progress" else "- [ ] %s" % text)
+        return {"card": "generic", "title": "Update todos", "kind": "other",
+                "content": [{"type": "text", "text": "\n".join(lines)}] if lines else []}
+
+    return {"Read": {"call": read_call}, "Write": {"call": write_call, "result": changed},
+            "Edit": {"call": edit_call, "result": changed}, "Bash": {"call": bash_call, "result": bash_result},
+            "TodoWrite": {"call": todo_call}}
+
+
+def present_builtin(cwd, tool, args, result):
+    """The built-in presenters through the presenter's rules: {call, result} views of one call and its result."""
+    entry = builtin_presenters(cwd).get(tool)
+    call = entry["call"](args) if entry else None
+    if call is not None and not is_call_view(call):
+        call = None
+    if call is None:
+        call = {"card": "generic", "title": tool, "kind": "other", "rawInput": args}
+    raw = to_content_blocks(result.get("content"))
+    given = {"content": raw, "value": text_of(raw), "isError": result.get("isError") is True}
+    if "meta" in result:
+        given["meta"] = result["meta"]
+    view = entry["result"](args, given) if entry and "result" in entry else None
+    if view is None or not is_result_view(view):
+        view = {"card": "generic", "content": raw}
+    elif view["card"] == "terminal" and call["card"] != "terminal":
+        fallback = {"card": "generic", "content": raw if "output" not in view else
+                    [{"type": "text", "text": terminal_fallback_text(view["output"])}]}
+        if "title" in view:
+            fallback["title"] = view["title"]
+        view = fallback
+    elif view["card"] == "generic" and "content" not in view:
+        view = dict(view, content=raw)
+    return {"call": call, "result": view}
+
+
 OPS = {
+    "presentBuiltin": present_builtin,
     "renderTerminalView": render_terminal_view,
     "substituteArguments": substitute_arguments,
     "parseSlashCommand": parse_slash_command,
