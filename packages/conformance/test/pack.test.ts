@@ -45,4 +45,14 @@ it('installs from its packed tarball into an empty folder and runs with npx', as
   });
   expect(stdout).toMatch(/179 vectors: 179 passed, 0 failed/);
   expect(stdout).toMatch(/conformance: OK/);
+  // The vector files of the other packages travel in their tarballs: the stop-reason and render-intent suites run.
+  for (const [suite, line] of [
+    ['stop-reasons', /27 vectors: 27 passed, 0 failed/],
+    ['render-intent', /59 vectors: 59 passed, 0 failed/],
+  ] as const) {
+    const r = await run('npx', ['--no-install', 'codeagent-conformance', '--host', host, '--suite', suite], {
+      cwd: project,
+    });
+    expect(r.stdout, suite).toMatch(line);
+  }
 }, 240_000);
