@@ -2,7 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { type Script, scriptedModel } from '@codeagent/providers';
 import { jsonDifference } from './compare.js';
 import { buildReport, type ConformanceReport, caseResult, type VectorResult } from './run.js';
-import scenarios from './backend-scenarios.json' with { type: 'json' };
+import scenarios from '@codeagent/render-intent/vectors/backend-scenarios.json' with { type: 'json' };
 
 /** A tool a backend scenario registers: what the model may call, and what it does. */
 export interface BackendTool {
@@ -119,8 +119,11 @@ export interface BackendScenario {
   readonly expect: BackendExpectation;
 }
 
-/** The backend scenarios (event order, key order of tool results, approvals, errors, stop reasons, abort). */
-export const backendScenarios: readonly BackendScenario[] = scenarios as readonly BackendScenario[];
+/**
+ * The backend scenarios (event order, key order of tool results, approvals, errors, stop reasons, abort), from
+ * `@codeagent/render-intent/vectors/backend-scenarios.json`, the file agent-core's own tests run too.
+ */
+export const backendScenarios: readonly BackendScenario[] = scenarios.scenarios as readonly BackendScenario[];
 
 /** The key order of a tool-result event (CONTRACTS §3: the seed's six, `view` appended). */
 export const TOOL_RESULT_KEYS = ['id', 'name', 'display', 'value', 'isError', 'artifact', 'view'] as const;
