@@ -166,7 +166,9 @@ describe('the Python reference host (standard library only)', () => {
       expect(terminal.ok, formatReport(terminal)).toBe(true);
       // JSON cannot carry a cycle or a throwing getter: those run in process only.
       expect(terminal.counts['not-applicable']).toBe(2);
-      expect(terminal.results.find((r) => r.id === 'terminal/robust/deep-payload-10000')?.outcome).toBe('pass');
+      expect(terminal.results.find((r) => r.id === 'terminal/robust/deep-payload-10000')?.outcome).toBe(
+        'pass',
+      );
     } finally {
       await host.close();
     }
