@@ -250,21 +250,20 @@ export function createBuiltinPresenters(options: BuiltinPresenterOptions = {}): 
     },
   };
 
+  // The plan is drawn once, by the result: TodoWrite's artifact is the list as a table (every UI draws it), and
+  // the call card carries the exact input (an approval reveals it) instead of a second copy of the same list.
   const TodoWrite: ToolPresentation = {
     presentCall(args) {
       if (!isDict(args) || !Array.isArray(args.todos)) return undefined;
-      const lines = args.todos.filter(isDict).map((todo) => {
-        const text = str(todo, 'content') ?? '';
-        const status = todo.status;
-        if (status === 'completed') return `- [x] ${text}`;
-        if (status === 'in_progress') return `- [ ] ${text} (in progress)`;
-        return `- [ ] ${text}`;
-      });
+      return { card: 'generic', title: 'Update todos', kind: 'other', rawInput: args };
+    },
+    presentResult(args, result) {
+      if (result.isError || !isDict(args) || !Array.isArray(args.todos)) return undefined;
+      const todos = args.todos.filter(isDict);
+      const count = (status: string): number => todos.filter((t) => t.status === status).length;
       return {
         card: 'generic',
-        title: 'Update todos',
-        kind: 'other',
-        content: lines.length === 0 ? [] : [{ type: 'text', text: lines.join('\n') }],
+        title: `Todos: ${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending`,
       };
     },
   };

@@ -69,14 +69,24 @@ describe('built-in presenters narrow untrusted args defensively', () => {
     expect(p.Bash.presentCall?.({ command })).toMatchObject({ card: 'terminal', title: command });
   });
 
-  it('TodoWrite skips malformed entries and renders an empty list as no content', () => {
-    expect(p.TodoWrite.presentCall?.({ todos: [null, 5, { status: 'completed' }] })).toEqual({
+  it('TodoWrite draws the plan once: the call carries the exact input, the result is titled with the counts', () => {
+    const todos = [null, 5, { status: 'completed' }, { content: 'b', status: 'in_progress' }];
+    expect(p.TodoWrite.presentCall?.({ todos })).toEqual({
       card: 'generic',
       title: 'Update todos',
       kind: 'other',
-      content: [{ type: 'text', text: '- [x] ' }],
+      rawInput: { todos },
     });
-    expect(p.TodoWrite.presentCall?.({ todos: [] })).toMatchObject({ content: [] });
+    // No `content`: the list is not drawn on the call card, so it never shows as text and again as the table.
+    expect(p.TodoWrite.presentCall?.({ todos })).not.toHaveProperty('content');
+    expect(p.TodoWrite.presentResult?.({ todos }, res())).toEqual({
+      card: 'generic',
+      title: 'Todos: 1 completed, 1 in progress, 0 pending',
+    });
+    // A failed call keeps the raw result (the error), and malformed args get the generic fallback.
+    expect(p.TodoWrite.presentResult?.({ todos }, res({ isError: true }))).toBeUndefined();
+    expect(p.TodoWrite.presentCall?.({ todos: 'x' })).toBeUndefined();
+    expect(p.TodoWrite.presentResult?.({ todos: 'x' }, res())).toBeUndefined();
   });
 });
 

@@ -86,7 +86,7 @@ const steps = [
   ],
   [
     'todo',
-    'TodoWrite: generic checklist card',
+    'TodoWrite: generic card with the exact input; the result titled with the counts',
     'TodoWrite',
     {
       todos: [
