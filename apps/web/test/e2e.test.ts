@@ -117,6 +117,15 @@ describe('the web host in Chromium on the demo model', () => {
       0,
     );
     expect(await page.locator('img.ca-image').count()).toBeGreaterThan(0);
+    // The todo list is drawn once (its table), not as the call's text and again as the table.
+    const todos = page.locator('[data-row="tool"][data-tool="TodoWrite"]');
+    expect(await todos.locator('.ca-result[data-kind="table"]').count()).toBe(1);
+    expect(await todos.locator('.ca-card-content').textContent()).toMatch(
+      /^\d+ items: \d+ completed, 1 in progress/,
+    );
+    // What is on screen (the exact input stays in the collapsed Input section).
+    const todoText = await todos.innerText();
+    expect(todoText.split('Add a farewell helper').length - 1).toBe(1);
     const state = (tool: string) =>
       page
         .locator(`[data-row="tool"][data-tool="${tool}"]`)

@@ -250,20 +250,23 @@ export function createBuiltinPresenters(options: BuiltinPresenterOptions = {}): 
     },
   };
 
-  // The plan is drawn once, by the result: TodoWrite's artifact is the list as a table (every UI draws it), and
-  // the call card carries the exact input (an approval reveals it) instead of a second copy of the same list.
+  // The plan is drawn once, by the result: TodoWrite's artifact is the list as a table (every UI draws it). The call
+  // card says what the call does in one line (the counts) and carries the exact input, which an approval reveals.
   const TodoWrite: ToolPresentation = {
     presentCall(args) {
       if (!isDict(args) || !Array.isArray(args.todos)) return undefined;
-      return { card: 'generic', title: 'Update todos', kind: 'other', rawInput: args };
-    },
-    presentResult(args, result) {
-      if (result.isError || !isDict(args) || !Array.isArray(args.todos)) return undefined;
       const todos = args.todos.filter(isDict);
       const count = (status: string): number => todos.filter((t) => t.status === status).length;
+      const text =
+        todos.length === 0
+          ? 'Clears the list'
+          : `${todos.length} ${todos.length === 1 ? 'item' : 'items'}: ${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending`;
       return {
         card: 'generic',
-        title: `Todos: ${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending`,
+        title: 'Update todos',
+        kind: 'other',
+        content: [{ type: 'text', text }],
+        rawInput: args,
       };
     },
   };

@@ -69,24 +69,24 @@ describe('built-in presenters narrow untrusted args defensively', () => {
     expect(p.Bash.presentCall?.({ command })).toMatchObject({ card: 'terminal', title: command });
   });
 
-  it('TodoWrite draws the plan once: the call carries the exact input, the result is titled with the counts', () => {
+  it('TodoWrite draws the plan once: the call says the counts and carries the exact input, never the list', () => {
     const todos = [null, 5, { status: 'completed' }, { content: 'b', status: 'in_progress' }];
     expect(p.TodoWrite.presentCall?.({ todos })).toEqual({
       card: 'generic',
       title: 'Update todos',
       kind: 'other',
+      content: [{ type: 'text', text: '2 items: 1 completed, 1 in progress, 0 pending' }],
       rawInput: { todos },
     });
-    // No `content`: the list is not drawn on the call card, so it never shows as text and again as the table.
-    expect(p.TodoWrite.presentCall?.({ todos })).not.toHaveProperty('content');
-    expect(p.TodoWrite.presentResult?.({ todos }, res())).toEqual({
-      card: 'generic',
-      title: 'Todos: 1 completed, 1 in progress, 0 pending',
+    expect(p.TodoWrite.presentCall?.({ todos: [{ content: 'x', status: 'pending' }] })).toMatchObject({
+      content: [{ type: 'text', text: '1 item: 0 completed, 0 in progress, 1 pending' }],
     });
-    // A failed call keeps the raw result (the error), and malformed args get the generic fallback.
-    expect(p.TodoWrite.presentResult?.({ todos }, res({ isError: true }))).toBeUndefined();
+    expect(p.TodoWrite.presentCall?.({ todos: [] })).toMatchObject({
+      content: [{ type: 'text', text: 'Clears the list' }],
+    });
     expect(p.TodoWrite.presentCall?.({ todos: 'x' })).toBeUndefined();
-    expect(p.TodoWrite.presentResult?.({ todos: 'x' }, res())).toBeUndefined();
+    // The result is the model-facing text (its table artifact is what UIs draw).
+    expect(p.TodoWrite.presentResult).toBeUndefined();
   });
 });
 

@@ -86,7 +86,7 @@ const steps = [
   ],
   [
     'todo',
-    'TodoWrite: generic card with the exact input; the result titled with the counts',
+    'TodoWrite -> generic: the counts and the exact input (the list itself is drawn once, by its table artifact)',
     'TodoWrite',
     {
       todos: [
