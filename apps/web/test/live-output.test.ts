@@ -82,6 +82,10 @@ describe('Bash output streams into the terminal card (Chromium)', () => {
       // The approved command runs: the status line says which, never that it still waits for an approval.
       const status = page.getByTestId('status');
       expect(await status.getAttribute('data-activity')).toBe('running-tool');
+      // The Stop button is offered, and the message box kept its width (the button's place is kept when idle).
+      const box = page.getByLabel('Message');
+      const runningWidth = await box.evaluate((e) => e.getBoundingClientRect().width);
+      expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
       expect(await status.textContent()).toMatch(/^Running printf '\\033\[32mbuild ok.*…$/);
       const output = card.locator('.ca-terminal-output');
       expect(await output.textContent()).toBe('build ok\nstep two');
@@ -95,6 +99,8 @@ describe('Bash output streams into the terminal card (Chromium)', () => {
         .toContain('The build passed.');
       await expect.poll(() => card.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
       await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe('Done');
+      expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
+      expect(await box.evaluate((e) => e.getBoundingClientRect().width)).toBe(runningWidth);
       const after = (await states()).slice(answeredAt).map((s) => s.split('|')[0]);
       expect(after).not.toContain('awaiting-approval');
       // Running the command, then the answer streaming, then done (sending the answer and waiting for the model

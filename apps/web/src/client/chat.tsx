@@ -173,11 +173,17 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
               ))}
             </select>
           </label>
-          {running || parked ? (
-            <button type="button" className="ca-button stop" onClick={() => void abort()} disabled={aborting}>
-              Stop
-            </button>
-          ) : null}
+          {/* Always laid out (hidden when idle), so the message box keeps its width when a turn starts or ends. */}
+          <button
+            type="button"
+            className={running || parked ? 'ca-button stop' : 'ca-button stop idle'}
+            onClick={() => void abort()}
+            disabled={aborting || !(running || parked)}
+            aria-hidden={running || parked ? undefined : true}
+            tabIndex={running || parked ? undefined : -1}
+          >
+            Stop
+          </button>
           <button type="submit" className="ca-button send" disabled={running || input.trim() === ''}>
             Send
           </button>

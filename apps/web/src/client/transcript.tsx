@@ -142,14 +142,21 @@ function sameRow(a: Row, b: Row): boolean {
 
 /**
  * Whether the card already draws everything the artifact would: a terminal card shows the command and its output
- * (a `code` or `text` artifact of the same run would repeat both), and a diff card with applied hunks shows the
- * change (a `diff` artifact would draw it a second time).
+ * (a `code` or `text` artifact of the same run would repeat both), a diff card with applied hunks shows the
+ * change (a `diff` artifact would draw it a second time), and a card titled with a command that has no output yet
+ * shows all its `code` artifact holds.
  */
 function drawnByCard(info: ToolPartInfo): boolean {
   const kind = info.artifact?.kind;
   if (info.result?.card === 'terminal') return kind === 'code' || kind === 'text';
   if (info.result?.card === 'diff')
     return kind === 'diff' && Array.isArray(info.result.diffs) && info.result.diffs.length > 0;
+  // A command that produced no output yet (a background job just started): the card's title is the command, so the
+  // artifact would only repeat it and hide the result's own words (which job started).
+  if (kind === 'code' && info.result?.card === 'generic') {
+    const payload = info.artifact?.payload as { text?: unknown; output?: unknown } | undefined;
+    return payload?.text === info.call.title && payload?.output === '';
+  }
   return false;
 }
 
@@ -350,14 +357,30 @@ export function Transcript({ rows, mode, streaming }: TranscriptProps): ReactNod
     if (now !== null && (now.startIndex < drawn.startIndex || now.endIndex > drawn.endIndex)) redraw();
   });
 
+  // Following the end stops only when the person scrolls up (a wheel, a touch, a key, the scrollbar), never
+  // because the content grew faster than the view followed it (a long answer streaming, rows measured taller than
+  // their estimate); it starts again once they are back at the bottom.
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const onScroll = () => {
-      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    let intentAt = Number.NEGATIVE_INFINITY;
+    let lastTop = el.scrollTop;
+    const intent = () => {
+      intentAt = performance.now();
     };
+    const onScroll = () => {
+      const top = el.scrollTop;
+      if (el.scrollHeight - top - el.clientHeight < 80) pinned.current = true;
+      else if (top < lastTop - 1 && performance.now() - intentAt < 1000) pinned.current = false;
+      lastTop = top;
+    };
+    const inputs = ['wheel', 'touchmove', 'pointerdown', 'keydown'] as const;
+    for (const name of inputs) el.addEventListener(name, intent, { passive: true });
     el.addEventListener('scroll', onScroll, { passive: true });
-    return () => el.removeEventListener('scroll', onScroll);
+    return () => {
+      for (const name of inputs) el.removeEventListener(name, intent);
+      el.removeEventListener('scroll', onScroll);
+    };
   }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow new rows and streamed text
