@@ -32,6 +32,9 @@ describe('the status line says what is happening', () => {
       text: 'Waiting for your approval',
     });
     expect(describeStatus(last, 'ready', 2).text).toBe('Waiting for your approval (2 calls)');
+    // A denied call does not run: the model has the next word.
+    const denied = tool('approval-responded', 'rm -rf build', { approval: { id: 'ap2', approved: false } });
+    expect(describeStatus(assistant([denied]), 'submitted', 0).activity).toBe('waiting-model');
   });
 
   it('streaming text, reasoning, a finished call, and the end of the turn', () => {
@@ -59,7 +62,8 @@ describe('the status line says what is happening', () => {
     const evil = `rm -rf x\u202e\n\u001b[31mred\u0007${'a'.repeat(500)}`;
     const line = describeStatus(assistant([tool('input-available', evil)]), 'streaming', 0).text;
     expect(line.startsWith('Running rm -rf x red')).toBe(true);
-    expect(line.length).toBeLessThanOrEqual('Running '.length + 80 + 1);
+    expect(line.length).toBeLessThanOrEqual('Running '.length + 80);
+    expect(line.endsWith('a…')).toBe(true);
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
         const out = statusText(s);

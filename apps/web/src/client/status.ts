@@ -83,9 +83,13 @@ export function describeStatus(
       const info = readToolPart(part);
       if (!info) continue;
       const title = statusText(info.call.title) || statusText(info.toolName);
+      const more = title.endsWith('…') ? '' : '…';
       if (info.state === 'input-streaming')
-        return { activity: 'preparing-tool', text: `Preparing ${title}…` };
-      if (info.status === 'running') return { activity: 'running-tool', text: `Running ${title}…` };
+        return { activity: 'preparing-tool', text: `Preparing ${title}${more}` };
+      // A denied call never runs: the answer goes back to the model.
+      const denied = (part as { approval?: { approved?: unknown } }).approval?.approved === false;
+      if (info.status === 'running' && !denied)
+        return { activity: 'running-tool', text: `Running ${title}${more}` };
       // The call ended (or waits for an answer given elsewhere): the model has the next word.
       return { activity: 'waiting-model', text: 'Waiting for the model…' };
     }
