@@ -251,21 +251,23 @@ export function createBuiltinPresenters(options: BuiltinPresenterOptions = {}): 
     },
   };
 
+  // The plan is drawn once, by the result: TodoWrite's artifact is the list as a table (every UI draws it). The call
+  // card says what the call does in one line (the counts) and carries the exact input, which an approval reveals.
   const TodoWrite: ToolPresentation = {
     presentCall(args) {
       if (!isRecord(args) || !Array.isArray(args.todos)) return undefined;
-      const lines = args.todos.filter(isRecord).map((todo) => {
-        const text = str(todo, 'content') ?? '';
-        const status = todo.status;
-        if (status === 'completed') return `- [x] ${text}`;
-        if (status === 'in_progress') return `- [ ] ${text} (in progress)`;
-        return `- [ ] ${text}`;
-      });
+      const todos = args.todos.filter(isRecord);
+      const count = (status: string): number => todos.filter((t) => t.status === status).length;
+      const text =
+        todos.length === 0
+          ? 'Clears the list'
+          : `${todos.length} ${todos.length === 1 ? 'item' : 'items'}: ${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending`;
       return {
         card: 'generic',
         title: 'Update todos',
         kind: 'other',
-        content: lines.length === 0 ? [] : [{ type: 'text', text: lines.join('\n') }],
+        content: [{ type: 'text', text }],
+        rawInput: args,
       };
     },
   };
