@@ -9,7 +9,7 @@ import { listSkillsMeta, parseSlashCommand } from '@codeagent/skills';
 import type { CliHost, HostIO } from './host.js';
 import { describeCompaction, formatCost, formatTokens } from './host.js';
 import { attachMentions } from './mentions.js';
-import type { CliMcp } from './mcp.js';
+import type { SessionMcp } from './mcp-lazy.js';
 import type { ChosenModel } from './model.js';
 import { permissionsCommand, type PermissionsView } from './permissions.js';
 import { describeSession } from './picker.js';
@@ -36,7 +36,7 @@ export interface ReplContext {
   /** Rule sources and ignored project entries, for `/permissions`. */
   permissions?: PermissionsView;
   /** The session's MCP servers (`/mcp`, their prompts as slash commands), or `null`. */
-  mcp?: CliMcp | null;
+  mcp?: SessionMcp | null;
 }
 
 /** The built-in slash commands, for `/help`. */
