@@ -305,8 +305,7 @@ describe('the MCP adapter loads only when a config could name a server', () => {
     const repo = join(root, 'repo');
     const deep = join(repo, 'a', 'b');
     await mkdir(deep, { recursive: true });
-    const check = () =>
-      expect(mcpConfigPresent(deep, data, [])).toBe(findProjectMcpFile(deep) !== null);
+    const check = () => expect(mcpConfigPresent(deep, data, [])).toBe(findProjectMcpFile(deep) !== null);
     // No repository: only the folder itself counts, so a file above it is not seen (as adapter-mcp reads it).
     await writeFile(join(root, '.mcp.json'), '{"mcpServers":{}}');
     check();
