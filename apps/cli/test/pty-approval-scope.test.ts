@@ -68,6 +68,7 @@ describe('what "always" covers, in a pseudo-terminal', () => {
     await cli.waitFor(`[a] always: Edit on ${work}/a.txt (this path only)`);
     await cli.keys('a');
     await cli.waitFor(`allowed for this session: Edit on ${work}/a.txt (this path only)`);
+    await cli.waitFor('applied as approved');
     expect(await readFile(join(work, 'a.txt'), 'utf8')).toBe('two\n');
 
     // Bash: the command prefix.
