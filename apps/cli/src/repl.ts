@@ -133,6 +133,8 @@ class TtyLines {
   private interruptArmed = false;
   private readonly pending: string[] = [];
   private prefill = '';
+  /** The REPL's hold on raw mode, put back after each line is read. */
+  rawMode: { reassert: () => void } | undefined;
 
   constructor(
     private readonly ctx: ReplContext,
@@ -320,6 +322,8 @@ class TtyLines {
         this.ctx.stdin.off('keypress', onKey);
         this.ctx.io.stdout.write(PASTE_OFF);
         rl.close();
+        // Closing the interface left raw mode: the REPL keeps it until the next reader.
+        this.rawMode?.reassert();
         if (result.kind === 'line') this.remember(result.text);
         resolve(result);
       };
@@ -428,9 +432,13 @@ export async function runRepl(ctx: ReplContext): Promise<number> {
     io.stdout.write('\n(press Ctrl+C again to exit)\n');
   };
   if (tty !== null) process.on('SIGINT', onSigint);
+  // Raw mode from the first prompt to the end: keys typed as a turn ends wait for the next prompt, never echoed.
+  const raw = tty === null ? undefined : io.keys.hold?.();
+  if (tty !== null) tty.rawMode = raw;
   try {
     return await loop(ctx, lines, tty, sigint);
   } finally {
+    raw?.release();
     process.off('SIGINT', onSigint);
   }
 }
