@@ -108,9 +108,11 @@ describe('withStallTimeout (stallTimeoutMs) over a real loopback server', () => 
           clearInterval(timer);
           res.end(finish);
         }
-      }, 40);
+      }, 100);
     });
-    const { text, errors } = await run(compat(url, 150));
+    // 800 ms in total against a 400 ms timeout: a gap or the first byte would have to be four times late to fire
+    // (a 150 ms timeout fired on a loaded two-core CI machine before the first byte arrived).
+    const { text, errors } = await run(compat(url, 400));
     expect(errors).toEqual([]);
     expect(text).toBe('12345678');
   });
