@@ -90,10 +90,11 @@ describe('withStallTimeout (stallTimeoutMs) over a real loopback server', () => 
       sse(res);
       res.write(chunk('Hello'));
     });
-    const { text, errors } = await run(compat(url, 200));
+    // 900 ms: long enough that a loaded machine's late first byte is not taken for the stall under test.
+    const { text, errors } = await run(compat(url, 900));
     expect(text).toBe('Hello');
     expect(String((errors[0] as Error)?.message)).toBe(
-      'the provider stopped sending data for 200 ms, so the request was aborted (stall timeout)',
+      'the provider stopped sending data for 900 ms, so the request was aborted (stall timeout)',
     );
   });
 
