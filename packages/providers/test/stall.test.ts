@@ -90,10 +90,11 @@ describe('withStallTimeout (stallTimeoutMs) over a real loopback server', () => 
       sse(res);
       res.write(chunk('Hello'));
     });
-    const { text, errors } = await run(compat(url, 200));
+    // 900 ms: long enough that a loaded machine's late first byte is not taken for the stall under test.
+    const { text, errors } = await run(compat(url, 900));
     expect(text).toBe('Hello');
     expect(String((errors[0] as Error)?.message)).toBe(
-      'the provider stopped sending data for 200 ms, so the request was aborted (stall timeout)',
+      'the provider stopped sending data for 900 ms, so the request was aborted (stall timeout)',
     );
   });
 
@@ -108,10 +109,11 @@ describe('withStallTimeout (stallTimeoutMs) over a real loopback server', () => 
           clearInterval(timer);
           res.end(finish);
         }
-      }, 60);
+      }, 100);
     });
-    // 8 chunks 60 ms apart: 480 ms in all, over the 300 ms stall timeout, with room for a loaded machine's timers.
-    const { text, errors } = await run(compat(url, 300));
+    // 800 ms in total against a 400 ms timeout: a gap or the first byte would have to be four times late to fire
+    // (a 150 ms timeout fired on a loaded two-core CI machine before the first byte arrived).
+    const { text, errors } = await run(compat(url, 400));
     expect(errors).toEqual([]);
     expect(text).toBe('12345678');
   });
