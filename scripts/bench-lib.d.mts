@@ -15,7 +15,8 @@ export interface CompareOptions {
   readonly ours: () => unknown;
   readonly baseline: () => unknown;
   readonly goal?: BenchGoal;
-  readonly clock?: 'cpu' | 'wall' | 'returned';
+  /** `cpu`: process CPU (default); `thread`: the main thread's CPU (Linux; else process CPU); `wall`; `returned`. */
+  readonly clock?: 'cpu' | 'thread' | 'wall' | 'returned';
   readonly minRounds?: number;
   readonly maxRounds?: number;
   readonly targetSpread?: number;
@@ -23,6 +24,8 @@ export interface CompareOptions {
   readonly minSampleMs?: number;
   readonly repeat?: number;
   readonly warmup?: number;
+  /** Force a full collection before each pair (needs --expose-gc; also discards compiled code). Default false. */
+  readonly collect?: boolean;
   readonly note?: string;
 }
 
@@ -31,7 +34,7 @@ export interface CompareResult {
   readonly name: string;
   readonly what: string;
   readonly baseline: string;
-  readonly clock: 'cpu' | 'wall' | 'returned';
+  readonly clock: 'cpu' | 'thread' | 'wall' | 'returned';
   readonly ours: number;
   readonly base: number;
   readonly ratio: number;

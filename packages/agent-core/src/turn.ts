@@ -148,10 +148,10 @@ export class Turn {
   }
 
   /** The call's input and card, forgotten once its result is presented. */
-  takeCall(id: string): { input: unknown; view: ToolCallView | undefined } {
+  takeCall(id: string): { readonly input: unknown; readonly view: ToolCallView | undefined } | undefined {
     const c = this.#calls.get(id);
-    this.#calls.delete(id);
-    return { input: c?.input, view: c?.view };
+    if (c) this.#calls.delete(id);
+    return c;
   }
 }
 
@@ -477,9 +477,19 @@ export class TurnRunner {
   #present(turn: Turn, id: string, name: string, out: ToolOutcome): void {
     const { tools, session } = this.#p;
     const call = turn.takeCall(id);
-    const record = tools.presentResult(id, name, call.input, call.view, out.result, out.isError);
+    const record = tools.presentResult(id, name, call?.input, call?.view, out.result, out.isError);
     session.addRecord(record);
-    turn.emit({ type: 'tool-result', ...tools.resultEvent(record, out.artifact) });
+    // The fields of `tools.resultEvent(record)` in its order, built once (no spread of a second object per call).
+    turn.emit({
+      type: 'tool-result',
+      id: record.id,
+      name: record.name,
+      display: tools.displayOf(record.result, record.view),
+      value: record.result.value,
+      isError: record.isError,
+      artifact: out.artifact,
+      view: record.view,
+    });
   }
 
   /** The stop reason, the usage record and the closing events. */
