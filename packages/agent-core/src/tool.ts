@@ -146,7 +146,9 @@ export function intentSchema(inputSchema: FlexibleSchema<unknown>): Schema<unkno
         if (!base.validate) return withIntent({ success: true, value: args }, intent);
         const r = base.validate(args);
         if (intent === null) return r;
-        return isPromiseLike(r) ? Promise.resolve(r).then((x) => withIntent(x, intent)) : withIntent(r, intent);
+        return isPromiseLike(r)
+          ? Promise.resolve(r).then((x) => withIntent(x, intent))
+          : withIntent(r, intent);
       },
     },
   );

@@ -1,0 +1,424 @@
+import { normalizeToolOutput, toolResult, toolResultArtifact, } from '@codeagent/artifact-schema';
+import { isPermissionGate, isShellGrammarLoaded, permissionDeniedMessage, } from '@codeagent/permission-gate';
+import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
+import { isErrorSet } from '@codeagent/artifact-schema/internal';
+import { createToolPresenter, } from '@codeagent/render-intent';
+import { AgentCoreError, errorMessage, isAbortError } from './errors.js';
+import { abortError } from './retry.js';
+import { defineTool, intentSchema, presentationMeta, splitIntent } from './tool.js';
+import { globalToolMeta } from './tool-meta.js';
+import { silentOutput } from './tool-output.js';
+/** A tool call's outcome in the three channels: what the SDK hands back to the stream consumer. */
+export class ToolOutcome {
+    /** The normalised result (`value` is all the model sees). */
+    result;
+    /** The artifact of any valid version, or `null`. */
+    artifact;
+    /** Whether the call failed (tool error, invalid input, denial). */
+    isError;
+    constructor(result, forceError = false) {
+        this.result = result;
+        this.artifact = toolResultArtifact(result, { version: null });
+        this.isError = forceError || isErrorResult(result, this.artifact);
+    }
+    /** An error outcome whose model-facing text is `message` (with an error artifact). */
+    static failure(message, error, payloadMessage = message) {
+        const failed = toolResult(message, { kind: 'error', payload: { message: payloadMessage } });
+        return new ToolOutcome({ ...failed, error }, true);
+    }
+}
+/** True when a result reports an error through its `error` field or an error artifact. */
+export function isErrorResult(result, artifact) {
+    return isErrorSet(result.error) || artifact?.status === 'error';
+}
+function isThenable(x) {
+    return ((typeof x === 'object' || typeof x === 'function') &&
+        x !== null &&
+        typeof x.then === 'function');
+}
+/** Tokens the tool definitions add to every request (name, description, input JSON Schema). */
+function toolDefinitionTokens(tool, schema) {
+    let chars = tool.name.length + tool.description.length;
+    try {
+        chars += JSON.stringify(schema)?.length ?? 0;
+    }
+    catch {
+        // A schema we cannot measure adds nothing to the estimate.
+    }
+    return Math.ceil(chars / 4);
+}
+function presentationsOf(tool) {
+    const validated = {};
+    if (tool.presentCall)
+        validated.presentCall = tool.presentCall;
+    if (tool.presentResult) {
+        validated.presentResult = tool.presentResult;
+    }
+    const schema = tool.inputSchema;
+    const standard = typeof schema === 'object' && schema !== null && '~standard' in schema;
+    const untrusted = standard
+        ? { ...validated, inputSchema: schema }
+        : validated;
+    return { validated, untrusted };
+}
+/** What agent-core itself registered on each gate, so a host's own classification is never overwritten. */
+const registeredByUs = new WeakMap();
+const sameMeta = (a, b) => a !== undefined && b !== undefined && a.capability === b.capability && a.set === b.set;
+/**
+ * Makes sure the gate classifies the tool. Precedence: metadata the host gave this gate (`toolMeta`,
+ * `gate.registerToolMeta`, built-ins) > process-wide `registerToolMeta` > the capability the tool declared.
+ */
+function syncMeta(gate, tool) {
+    let ours = registeredByUs.get(gate);
+    if (!ours) {
+        ours = new Map();
+        registeredByUs.set(gate, ours);
+    }
+    const have = gate.toolMeta.get(tool.name);
+    const mine = ours.get(tool.name);
+    // Present but not ours (or changed since): the host classified it on this gate.
+    if (have !== undefined && !sameMeta(have, mine))
+        return;
+    const declared = typeof tool.capability === 'string' ? { capability: tool.capability } : tool.capability;
+    const want = globalToolMeta.get(tool.name) ?? declared;
+    if (sameMeta(have, want))
+        return;
+    try {
+        gate.registerToolMeta(tool.name, want);
+        ours.set(tool.name, gate.toolMeta.get(tool.name) ?? want);
+    }
+    catch {
+        // Built-in metadata is authoritative.
+    }
+}
+/**
+ * The tool room of a client: the attached tools as AI SDK tools, the gate check with serial approvals,
+ * the abort race, normalisation of what a tool returns into the three channels, and the cards.
+ * A call goes `execute` (gate, then the tool) -> the turn's stream consumer -> {@link ToolRunner.present}.
+ */
+export class ToolRunner {
+    #cwd;
+    #display;
+    #tools = new Map();
+    // Null prototype: a model calling `toString` or a tool named `__proto__` must not reach Object.prototype.
+    #sdkTools = Object.create(null);
+    #presentations = new Map();
+    #toolTokens = new Map();
+    #toolTokenTotal = 0;
+    #gate = null;
+    #presenter;
+    /** Which presentation the presenter's lookup hands out for the call being presented. */
+    #argsValidated = false;
+    #presenterIssues = [];
+    /** The turn's approval queue: its tail and how many calls are in it (0 lets an outright allow skip it). */
+    #approvals = { tail: Promise.resolve(), size: 0 };
+    #turn = null;
+    /** The precheck outcome of each call of the turn (created by whichever comes first: the call or a host asking). */
+    #prechecks = new Map();
+    constructor(cwd, display) {
+        this.#cwd = cwd;
+        this.#display = display;
+        this.#presenter = this.#newPresenter();
+    }
+    /** Names of the attached tools, in registration order. */
+    get names() {
+        return [...this.#tools.keys()];
+    }
+    /** True when a tool of that name is attached. */
+    has(name) {
+        return this.#tools.has(name);
+    }
+    /** The tools in the shape `streamText` takes. */
+    get sdkTools() {
+        return this.#sdkTools;
+    }
+    /** Tokens all tool definitions add to a request. */
+    get definitionTokens() {
+        return this.#toolTokenTotal;
+    }
+    /** Contained presenter failures (at most 100 kept). */
+    get presenterIssues() {
+        return this.#presenterIssues.slice();
+    }
+    /** The installed gate, or `null`. */
+    get gate() {
+        return this.#gate;
+    }
+    /** Installs or removes the gate; it learns every attached tool's capability. */
+    setGate(gate) {
+        this.#gate = gate;
+        if (gate)
+            for (const t of this.#tools.values())
+                syncMeta(gate, t);
+    }
+    /** Attaches a tool; throws on a duplicate name. */
+    register(tool) {
+        const t = defineTool(tool);
+        if (this.#tools.has(t.name))
+            throw new AgentCoreError('duplicate-tool', `a tool named ${t.name} is already registered`);
+        const schema = intentSchema(t.inputSchema);
+        this.#tools.set(t.name, t);
+        this.#presentations.set(t.name, presentationsOf(t));
+        this.#sdkTools[t.name] = this.#sdkTool(t, schema);
+        this.#setTokens(t.name, toolDefinitionTokens(t, undefined));
+        Promise.resolve(schema.jsonSchema).then((js) => this.#setTokens(t.name, toolDefinitionTokens(t, js)), () => undefined);
+        if (this.#gate)
+            syncMeta(this.#gate, t);
+    }
+    #setTokens(name, n) {
+        this.#toolTokenTotal += n - (this.#toolTokens.get(name) ?? 0);
+        this.#toolTokens.set(name, n);
+    }
+    /** Starts serving the calls of `turn` (approvals start a new queue: never wait on an older turn's prompt). */
+    begin(turn) {
+        this.#settlePrechecks();
+        this.#turn = turn;
+        this.#approvals = { tail: Promise.resolve(), size: 0 };
+    }
+    /** Stops serving calls. */
+    end() {
+        this.#turn = null;
+        this.#settlePrechecks();
+    }
+    /** Calls that never got through their precheck (the turn ended first) will not reach the gate. */
+    #settlePrechecks() {
+        for (const p of this.#prechecks.values())
+            p.settle(false);
+        this.#prechecks.clear();
+    }
+    #precheckOf(id) {
+        let p = this.#prechecks.get(id);
+        if (!p) {
+            let settle = () => undefined;
+            const done = new Promise((resolve) => {
+                settle = resolve;
+            });
+            p = { done, settle };
+            this.#prechecks.set(id, p);
+        }
+        return p;
+    }
+    /**
+     * Resolves when call `id` of the running turn is through its precheck: `true` when it goes on to the gate,
+     * `false` when the precheck refused it or the turn ended first (no turn: `false` at once).
+     */
+    prechecked(id) {
+        if (!this.#turn)
+            return Promise.resolve(false);
+        return this.#precheckOf(id).done;
+    }
+    /** Forgets every remembered call (a cleared or restored session presents from scratch). */
+    resetPresenter() {
+        this.#presenter = this.#newPresenter();
+    }
+    #newPresenter() {
+        return createToolPresenter((name) => {
+            const p = this.#presentations.get(name);
+            return p && (this.#argsValidated ? p.validated : p.untrusted);
+        }, {
+            onError: (issue) => {
+                if (this.#presenterIssues.length < 100)
+                    this.#presenterIssues.push(issue);
+            },
+        });
+    }
+    /**
+     * The call's card. `validated`: the AI SDK already checked `args` against the tool's schema, so the
+     * presenter does not validate again; otherwise (invalid calls, restored sessions) it does.
+     */
+    presentCall(id, name, args, validated) {
+        this.#argsValidated = validated;
+        try {
+            return this.#presenter.call(id, name, args);
+        }
+        finally {
+            this.#argsValidated = false;
+        }
+    }
+    /** The result's card and the stored record of a finished call. */
+    presentResult(id, name, input, callView, result, isError) {
+        const view = this.#presenter.result(id, {
+            content: result.value,
+            isError,
+            meta: presentationMeta(result),
+        });
+        return {
+            id,
+            name,
+            arguments: input,
+            result,
+            isError,
+            callView: callView ?? {
+                card: 'generic',
+                title: name,
+                kind: 'other',
+                rawInput: splitIntent(input).args,
+            },
+            view,
+        };
+    }
+    /** The host's display data of a result. */
+    displayOf(result, view) {
+        if (this.#display)
+            return this.#display(result, view);
+        const d = result.extra?.display;
+        return d === undefined ? null : d;
+    }
+    /** The `tool-result` payload of a stored record. */
+    resultEvent(r, artifact = toolResultArtifact(r.result, { version: null })) {
+        return {
+            id: r.id,
+            name: r.name,
+            display: this.displayOf(r.result, r.view),
+            value: r.result.value,
+            isError: r.isError,
+            artifact,
+            view: r.view,
+        };
+    }
+    #sdkTool(tool, schema) {
+        return {
+            description: tool.description,
+            inputSchema: schema,
+            execute: (input, options) => this.#execute(tool, input, options.toolCallId, options.abortSignal),
+            toModelOutput: ({ output }) => {
+                if (output instanceof ToolOutcome) {
+                    return output.isError
+                        ? { type: 'error-text', value: output.result.value }
+                        : { type: 'text', value: output.result.value };
+                }
+                return { type: 'text', value: normalizeToolOutput(output).value };
+            },
+        };
+    }
+    /**
+     * Whether the gate would ask about this call (no gate: nothing decides, so a precheck runs). A precheck only
+     * spares the user a doomed question: a denied call must not run one, an allowed call fails by itself.
+     */
+    #wouldAsk(tool, args) {
+        const gate = this.#gate;
+        if (!gate)
+            return true;
+        syncMeta(gate, tool);
+        return gate.evaluate(tool.name, args).decision === 'ask' && !gate.sessionGrants().includes(tool.name);
+    }
+    /** Gate, then the tool; every wait is raced against the turn's abort. */
+    async #execute(tool, input, callId, sdkSignal) {
+        const turn = this.#turn;
+        if (!turn)
+            throw new AgentCoreError('turn-in-progress', 'tool executed outside of a turn');
+        // The turn's own signal aborts on user aborts and failed callbacks alike; the SDK's is a merge of it.
+        const signal = sdkSignal?.aborted ? sdkSignal : turn.signal;
+        // The host sees the request before the gate decides (usually it already has: no wait then).
+        const delivered = turn.requestDelivered(callId, signal);
+        if (delivered)
+            await delivered;
+        const { intent, args } = splitIntent(input);
+        const gate = this.#gate;
+        if (gate) {
+            // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
+            if (!isShellGrammarLoaded()) {
+                await turn.race(loadInstalledShellGrammar().catch(() => undefined), signal);
+            }
+            syncMeta(gate, tool);
+        }
+        // A call known to fail ends before anyone is asked to approve it. Every call's precheck starts at once (a host
+        // showing approvals ahead of the serial asks waits for it), while its place in the approval queue is taken now,
+        // so asks keep the order of the calls whatever each precheck costs.
+        let refused;
+        const precheck = async () => {
+            if (!tool.precheck || !this.#wouldAsk(tool, args))
+                return;
+            let answer;
+            try {
+                answer = await turn.race(Promise.resolve().then(() => tool.precheck?.(args, { callId, name: tool.name, signal, cwd: this.#cwd, intent })), signal);
+            }
+            catch (e) {
+                if (signal.aborted || isAbortError(e))
+                    throw e;
+                answer = `Error: ${errorMessage(e)}`;
+            }
+            if (answer !== undefined)
+                refused = new ToolOutcome(normalizeToolOutput(answer), true);
+        };
+        const prechecked = precheck();
+        const outcome = this.#precheckOf(callId);
+        prechecked.then(() => outcome.settle(refused === undefined), () => outcome.settle(false));
+        if (gate) {
+            // Fast path: nothing is waiting in the approval queue and this package's own gate allows the call outright,
+            // so `gate.check` would answer "allowed" at once; the order of asks is unchanged (none is pending).
+            const allowedNow = this.#approvals.size === 0 &&
+                isPermissionGate(gate) &&
+                gate.evaluate(tool.name, args).decision === 'allow';
+            if (!allowedNow) {
+                const check = async () => {
+                    try {
+                        await prechecked;
+                    }
+                    catch {
+                        return null;
+                    }
+                    return refused ? null : gate.check({ id: callId, name: tool.name, input: args, signal });
+                };
+                const queue = this.#approvals;
+                const leave = () => {
+                    queue.size--;
+                };
+                queue.size++;
+                const run = queue.tail.then(check, check);
+                queue.tail = run.then(leave, leave);
+                // A refused call ends now, without waiting for the calls ahead of it in the queue.
+                await turn.race(prechecked, signal);
+                if (refused)
+                    return refused;
+                const decision = await turn.race(run, signal);
+                if (signal.aborted)
+                    throw abortError();
+                if (!decision?.allowed) {
+                    return ToolOutcome.failure(permissionDeniedMessage(tool.name, decision?.reason ?? 'denied'), 'permission-denied');
+                }
+            }
+            else {
+                await turn.race(prechecked, signal);
+                if (refused)
+                    return refused;
+            }
+        }
+        else {
+            await turn.race(prechecked, signal);
+            if (refused)
+                return refused;
+        }
+        let output;
+        // Live output goes out between the call's request (delivered above) and its result: the sink delivers what it
+        // buffered before this function returns (the SDK reports the result after that) and drops later writes.
+        const sink = turn.outputSink(callId, tool.name, signal);
+        try {
+            if (signal.aborted)
+                throw abortError();
+            output = tool.execute(args, {
+                callId,
+                name: tool.name,
+                signal,
+                cwd: this.#cwd,
+                intent,
+                output: sink ? sink.write : silentOutput,
+            });
+            // A tool that ignores its signal must not hold an interrupted turn open; a synchronous one is done.
+            if (isThenable(output))
+                output = await turn.race(Promise.resolve(output), signal);
+            else if (signal.aborted)
+                throw abortError();
+        }
+        catch (e) {
+            if (signal.aborted || isAbortError(e))
+                throw e;
+            return ToolOutcome.failure(`Error: ${errorMessage(e)}`, errorMessage(e), errorMessage(e));
+        }
+        finally {
+            sink?.close(signal.aborted);
+        }
+        return new ToolOutcome(normalizeToolOutput(output));
+    }
+}
+//# sourceMappingURL=tool-runner.js.map

@@ -1,0 +1,500 @@
+import { setMaxListeners } from 'node:events';
+import { getErrorMessage } from '@ai-sdk/provider';
+import { normalizeToolOutput } from '@codeagent/artifact-schema';
+import { stepCountIs, streamText, } from 'ai';
+import { transcriptOf } from './compaction.js';
+import { AgentCoreError, classifyError, errorMessage } from './errors.js';
+import { toUserMessage } from './input.js';
+import { abortError, withRetry } from './retry.js';
+import { mapStopReason, stopNote } from './stop-reason.js';
+import { splitIntent } from './tool.js';
+import { ToolOutputSink } from './tool-output.js';
+import { ToolOutcome } from './tool-runner.js';
+import { estimateMessageTokens } from './usage.js';
+/**
+ * One running turn: the event sink (a throwing callback aborts the turn instead of escaping), the turn's
+ * abort signal with a single listener every wait races against, and the state of its tool calls.
+ */
+export class Turn {
+    /** Aborted by the user's signal or a failing callback. */
+    signal;
+    /** The first error a callback threw, if one did. */
+    callbackFailure = null;
+    #controller = new AbortController();
+    #deliver;
+    #calls = new Map();
+    #liveOutput;
+    #closed = false;
+    #aborted = null;
+    constructor(deliver, liveOutput = true) {
+        this.#deliver = deliver;
+        this.#liveOutput = liveOutput;
+        this.signal = this.#controller.signal;
+        // The AI SDK merges this signal per step and per tool call; that is not a leak.
+        setMaxListeners(0, this.signal);
+    }
+    /** Delivers an event; a throwing callback ends the turn through the error path. */
+    emit = (e) => {
+        if (this.#closed)
+            return;
+        try {
+            this.#deliver(e);
+        }
+        catch (err) {
+            this.callbackFailure ??= { error: err };
+            this.#controller.abort(err);
+        }
+    };
+    /** The live output of a call about to execute, or `null` when nobody listens to `tool-output`. */
+    outputSink(id, name, signal) {
+        return this.#liveOutput && !this.#closed ? new ToolOutputSink(id, name, this.emit, signal) : null;
+    }
+    /** Aborts the turn (user abort). */
+    abort(reason) {
+        this.#controller.abort(reason);
+    }
+    /** No event goes out through {@link Turn.emit} any more (the closing events are delivered directly). */
+    close() {
+        this.#closed = true;
+    }
+    /** Delivers a closing event; a throwing callback can no longer change the result. */
+    deliverFinal(e) {
+        try {
+            this.#deliver(e);
+        }
+        catch {
+            // The turn is over.
+        }
+    }
+    /** Resolves like `p`, or rejects with an AbortError as soon as `signal` (or the turn) aborts. */
+    race(p, signal = this.signal) {
+        if (signal.aborted) {
+            // Nobody waits for `p` any more; its late rejection must not surface as unhandled.
+            p.catch(() => undefined);
+            return Promise.reject(abortError());
+        }
+        if (this.#aborted === null) {
+            const aborted = new Promise((_, reject) => {
+                this.signal.addEventListener('abort', () => reject(abortError()), { once: true });
+            });
+            aborted.catch(() => undefined);
+            this.#aborted = aborted;
+        }
+        return Promise.race([p, this.#aborted]);
+    }
+    #call(id) {
+        let c = this.#calls.get(id);
+        if (!c) {
+            c = { input: undefined, view: undefined, delivered: false, wake: null };
+            this.#calls.set(id, c);
+        }
+        return c;
+    }
+    /** Records a call the stream consumer saw and its card. */
+    callSeen(id, input, view) {
+        const c = this.#call(id);
+        c.input = input;
+        c.view = view;
+    }
+    /** The `tool-request` of the call went out: an `execute` waiting for it may go on. */
+    requestDone(id) {
+        const c = this.#call(id);
+        c.delivered = true;
+        c.wake?.();
+        c.wake = null;
+    }
+    /** Waits until the call's `tool-request` was delivered (the gate must not run before it). */
+    requestDelivered(id, signal) {
+        const c = this.#call(id);
+        if (c.delivered)
+            return undefined;
+        return this.race(new Promise((resolve) => {
+            c.wake = resolve;
+        }), signal);
+    }
+    /** The call's input and card, forgotten once its result is presented. */
+    takeCall(id) {
+        const c = this.#calls.get(id);
+        this.#calls.delete(id);
+        return { input: c?.input, view: c?.view };
+    }
+}
+/** One `streamText` run over a base history (a turn has a second one after a prompt-too-long error). */
+class Attempt {
+    /** Cumulative response messages of the completed steps. */
+    responses = [];
+    /** Compacted prefix replacing the first `covered` messages of `base + responses`, if any. */
+    replacement = null;
+    covered = 0;
+    stepsDone = 0;
+    /** Tool calls of the current step still waiting for a result. */
+    pending = new Set();
+    streamError;
+    aborted = false;
+    budgetExceeded = false;
+    base;
+    /** Model requests this attempt may make. */
+    stepsLeft;
+    // Running sum of the message estimates of the last step input: a step only adds messages.
+    #counted = 0;
+    #sum = 0;
+    #first;
+    #last;
+    constructor(base, stepsLeft) {
+        this.base = base;
+        this.stepsLeft = stepsLeft;
+    }
+    /** The history after this attempt: base, responses, with the compacted prefix applied. */
+    history() {
+        const all = [...this.base, ...this.responses];
+        return this.replacement ? [...this.replacement, ...all.slice(this.covered)] : all;
+    }
+    /** Sum of the message estimates of `msgs`, counting only what was added since the previous step. */
+    messageTokens(msgs) {
+        const n = this.#counted;
+        if (n > msgs.length || msgs[0] !== this.#first || (n > 0 && msgs[n - 1] !== this.#last)) {
+            this.#counted = 0;
+            this.#sum = 0;
+        }
+        for (let i = this.#counted; i < msgs.length; i++)
+            this.#sum += estimateMessageTokens(msgs[i]);
+        this.#counted = msgs.length;
+        this.#first = msgs[0];
+        this.#last = msgs[msgs.length - 1];
+        return this.#sum;
+    }
+}
+/**
+ * The turn room of a client. {@link TurnRunner.run} is the path of one turn: expand a slash command,
+ * append the user message, run `streamText` (compaction in `prepareStep`, events from `fullStream`), retry
+ * once after a prompt-too-long error with the oldest rounds dropped, commit the history, then the closing
+ * `usage` / `error` and `end` events.
+ */
+export class TurnRunner {
+    #p;
+    #current = null;
+    constructor(parts) {
+        this.#p = parts;
+    }
+    /** True while a turn runs. */
+    get busy() {
+        return this.#current !== null;
+    }
+    /**
+     * Runs one turn, delivering its events to `deliver`; always resolves. `liveOutput: false` (nobody listens to
+     * `tool-output`) hands tools a no-op `ctx.output`.
+     */
+    async run(input, deliver, userSignal, liveOutput = true) {
+        const refusal = this.#current !== null
+            ? 'a turn is already running on this client'
+            : userSignal !== undefined && !(userSignal instanceof AbortSignal)
+                ? 'options.signal must be an AbortSignal'
+                : null;
+        if (refusal !== null)
+            return refuse(deliver, refusal);
+        const { session, tools } = this.#p;
+        const turn = new Turn(deliver, liveOutput);
+        const onUserAbort = () => turn.abort(userSignal?.reason);
+        if (userSignal?.aborted)
+            turn.abort(userSignal.reason);
+        else
+            userSignal?.addEventListener('abort', onUserAbort, { once: true });
+        this.#current = turn;
+        tools.begin(turn);
+        const tick = setInterval(() => turn.emit({ type: 'tick' }), this.#p.tickMs);
+        tick.unref?.();
+        const totals = {
+            text: '',
+            finishReason: undefined,
+            rawFinish: undefined,
+            inputTokens: 0,
+            outputTokens: 0,
+        };
+        let last = null;
+        let failure = null;
+        try {
+            await this.#p.skills?.loadHint();
+            const expanded = (await this.#p.skills?.expand(input, turn.emit)) ?? input;
+            last = await this.#attempt(turn, totals, [...session.history, toUserMessage(expanded)], this.#p.maxTurns);
+            const retry = this.#afterPromptTooLong(turn, last);
+            if (retry)
+                last = await this.#attempt(turn, totals, retry, last.stepsLeft - last.stepsDone);
+            if (last.streamError !== undefined && !last.budgetExceeded && !turn.signal.aborted) {
+                failure = { error: last.streamError };
+            }
+            session.setMessages(last.history());
+        }
+        catch (e) {
+            failure = { error: e };
+        }
+        finally {
+            clearInterval(tick);
+            userSignal?.removeEventListener('abort', onUserAbort);
+            tools.end();
+            this.#current = null;
+        }
+        return this.#finish(turn, totals, last, failure, userSignal?.aborted === true);
+    }
+    /** One `streamText` run: every part of `fullStream` goes through {@link TurnRunner.consume}. */
+    async #attempt(turn, totals, base, stepsLeft) {
+        const attempt = new Attempt(base, stepsLeft);
+        const model = withRetry(this.#p.model, this.#p.retry, (message) => turn.emit({ type: 'error', message, recovered: true }));
+        const system = this.#p.systemPrompt();
+        const result = streamText({
+            model,
+            ...(system !== undefined ? { system } : {}),
+            messages: base,
+            tools: this.#p.tools.sdkTools,
+            stopWhen: stepCountIs(stepsLeft),
+            maxRetries: 0,
+            abortSignal: turn.signal,
+            onError: () => undefined,
+            onStepFinish: (step) => {
+                attempt.responses = step.response.messages;
+            },
+            prepareStep: ({ messages }) => this.#prepareStep(turn, attempt, messages),
+        });
+        try {
+            for await (const part of result.fullStream)
+                this.#consume(turn, attempt, totals, part);
+        }
+        catch (e) {
+            if (turn.signal.aborted)
+                attempt.aborted = true;
+            else
+                attempt.streamError ??= e;
+        }
+        return attempt;
+    }
+    /**
+     * After a prompt-too-long error (first attempt only): drops whole oldest rounds and returns the base of
+     * the second attempt, or `null` when the turn cannot retry.
+     */
+    #afterPromptTooLong(turn, attempt) {
+        const { streamError } = attempt;
+        if (streamError === undefined || attempt.budgetExceeded || turn.signal.aborted)
+            return null;
+        if (classifyError(streamError) !== 'prompt-too-long')
+            return null;
+        const { session } = this.#p;
+        const history = attempt.history();
+        const before = Math.max(session.estimate(history), session.lastReported);
+        const dropped = this.#p
+            .compactor()
+            .dropOldest(history, session.overheadTokens(), before, errorMessage(streamError));
+        if (!dropped)
+            return null;
+        session.addCompaction(dropped.decision);
+        turn.emit({ type: 'compaction', decision: dropped.decision });
+        turn.emit({
+            type: 'error',
+            message: `Prompt too long: dropped ${dropped.decision.dropped.length} oldest messages, retrying once`,
+            recovered: true,
+        });
+        session.lastReported = 0;
+        return attempt.stepsLeft - attempt.stepsDone > 0 ? dropped.messages.slice() : null;
+    }
+    /** Before every model request: compaction over the threshold, refusal at the blocking level. */
+    async #prepareStep(turn, attempt, stepInput) {
+        const { session, thresholds } = this.#p;
+        // streamText rebuilds each step's input from the original messages: re-apply this turn's compaction.
+        let msgs = attempt.replacement
+            ? [...attempt.replacement, ...stepInput.slice(attempt.covered)]
+            : stepInput;
+        let tokens = session.overheadTokens() + attempt.messageTokens(msgs);
+        const before = Math.max(tokens, session.lastReported);
+        const compactor = this.#p.compactor();
+        if (before >= thresholds.threshold && compactor.settings.enabled) {
+            const out = await compactor.compact({
+                messages: msgs,
+                beforeTokens: before,
+                estimate: (m) => session.estimate(m),
+                reason: `context at ${before} tokens, over the ${thresholds.threshold}-token threshold`,
+                signal: turn.signal,
+            });
+            session.addCompaction(out.decision);
+            turn.emit({ type: 'compaction', decision: out.decision });
+            if (out.messages !== msgs) {
+                attempt.replacement = out.messages;
+                attempt.covered = stepInput.length;
+                msgs = out.messages;
+                session.lastReported = 0;
+                tokens = session.overheadTokens() + attempt.messageTokens(msgs);
+            }
+        }
+        if (Math.max(tokens, session.lastReported) >= thresholds.blocking) {
+            attempt.budgetExceeded = true;
+            throw new AgentCoreError('compaction-failed', 'context at the blocking limit');
+        }
+        return attempt.replacement ? { messages: msgs } : {};
+    }
+    /** Turns one `fullStream` part into events and bookkeeping. */
+    #consume(turn, attempt, totals, part) {
+        switch (part.type) {
+            case 'text-delta':
+                totals.text += part.text;
+                turn.emit({ type: 'delta', text: part.text });
+                return;
+            case 'reasoning-delta':
+                turn.emit({ type: 'thinking', text: part.text });
+                return;
+            case 'start-step':
+                attempt.pending = new Set();
+                return;
+            case 'tool-call': {
+                const id = part.toolCallId;
+                attempt.pending.add(id);
+                const { intent, args } = splitIntent(part.input);
+                // A valid call was checked against the tool's schema by the SDK; an invalid one is checked again.
+                const view = this.#p.tools.presentCall(id, part.toolName, args, part.invalid !== true);
+                turn.callSeen(id, part.input, view);
+                turn.emit({ type: 'tool-request', id, name: part.toolName, arguments: part.input, intent, view });
+                turn.requestDone(id);
+                return;
+            }
+            case 'tool-result': {
+                attempt.pending.delete(part.toolCallId);
+                const out = part.output;
+                this.#present(turn, part.toolCallId, part.toolName, out instanceof ToolOutcome ? out : new ToolOutcome(normalizeToolOutput(out)));
+                return;
+            }
+            case 'tool-error': {
+                attempt.pending.delete(part.toolCallId);
+                if (turn.signal.aborted)
+                    return;
+                // Exactly the text the SDK sends the model for this error.
+                const message = getErrorMessage(part.error);
+                this.#present(turn, part.toolCallId, part.toolName, ToolOutcome.failure(message, message));
+                return;
+            }
+            case 'finish-step': {
+                attempt.stepsDone++;
+                totals.finishReason = part.finishReason;
+                totals.rawFinish = part.rawFinishReason ?? part.finishReason;
+                const { inputTokens, outputTokens } = part.usage;
+                totals.inputTokens += inputTokens ?? 0;
+                totals.outputTokens += outputTokens ?? 0;
+                if (inputTokens !== undefined || outputTokens !== undefined) {
+                    this.#p.session.lastReported = (inputTokens ?? 0) + (outputTokens ?? 0);
+                }
+                return;
+            }
+            case 'error':
+                attempt.streamError ??= part.error;
+                return;
+            case 'abort':
+                attempt.aborted = true;
+                return;
+            default:
+                // Lifecycle parts (start, text-start/end, tool-input-*, sources, files...) carry nothing for the host.
+                return;
+        }
+    }
+    /** A finished call: result card, stored record, `tool-result` event. */
+    #present(turn, id, name, out) {
+        const { tools, session } = this.#p;
+        const call = turn.takeCall(id);
+        const record = tools.presentResult(id, name, call.input, call.view, out.result, out.isError);
+        session.addRecord(record);
+        turn.emit({ type: 'tool-result', ...tools.resultEvent(record, out.artifact) });
+    }
+    /** The stop reason, the usage record and the closing events. */
+    #finish(turn, totals, last, streamFailure, userAborted) {
+        const { session } = this.#p;
+        let failure = streamFailure;
+        const callbackFailure = turn.callbackFailure;
+        if (callbackFailure) {
+            failure = {
+                error: new AgentCoreError('callback-failed', `a callback threw: ${errorMessage(callbackFailure.error)}`, {
+                    cause: callbackFailure.error,
+                }),
+            };
+        }
+        const aborted = !callbackFailure && userAborted;
+        // Aborted without a user abort or a failed callback: the stream itself gave up.
+        const failed = failure !== null || (last?.aborted === true && !callbackFailure && !userAborted);
+        const budgetExceeded = last?.budgetExceeded === true;
+        const unresolved = budgetExceeded ? 0 : (last?.pending.size ?? 0);
+        const hitMaxTurns = last !== null &&
+            last.stepsDone >= last.stepsLeft &&
+            totals.finishReason === 'tool-calls' &&
+            unresolved === 0;
+        const stopReason = mapStopReason({
+            finishReason: aborted || failed ? undefined : totals.finishReason,
+            failed: failed && !aborted,
+            aborted,
+            hitMaxTurns,
+            budgetExceeded,
+            unresolvedToolCalls: unresolved,
+        });
+        const inputTokens = totals.inputTokens + session.summaryUsage.input;
+        const outputTokens = totals.outputTokens + session.summaryUsage.output;
+        session.summaryUsage.input = 0;
+        session.summaryUsage.output = 0;
+        const usage = stopReason === 'error' ? null : session.usage(inputTokens, outputTokens);
+        const result = {
+            text: totals.text,
+            usage,
+            stopReason,
+            finishReason: totals.rawFinish ?? null,
+        };
+        turn.close();
+        if (stopReason === 'error') {
+            const message = errorMessage(failure ? failure.error : 'unknown error');
+            turn.deliverFinal({ type: 'error', message, recovered: false });
+        }
+        else {
+            const note = stopNote(stopReason);
+            if (note)
+                turn.deliverFinal({ type: 'error', message: note, recovered: true });
+            if (usage)
+                turn.deliverFinal({ type: 'usage', usage });
+        }
+        turn.deliverFinal({ type: 'end', result });
+        return result;
+    }
+    /** Summarises older messages through the client's model (compaction); billed with the turn. */
+    async summarize(messages, signal, prompt) {
+        const turn = this.#current;
+        const model = withRetry(this.#p.model, this.#p.retry, (message) => turn?.emit({ type: 'error', message, recovered: true }));
+        let failure;
+        const result = streamText({
+            model,
+            system: prompt,
+            prompt: `Summarise this conversation:\n\n${transcriptOf(messages)}`,
+            maxRetries: 0,
+            ...(signal ? { abortSignal: signal } : {}),
+            onError: () => undefined,
+        });
+        let text = '';
+        const usage = this.#p.session.summaryUsage;
+        for await (const part of result.fullStream) {
+            if (part.type === 'text-delta')
+                text += part.text;
+            else if (part.type === 'error')
+                failure = part.error;
+            else if (part.type === 'abort')
+                throw abortError();
+            else if (part.type === 'finish') {
+                usage.input += part.totalUsage.inputTokens ?? 0;
+                usage.output += part.totalUsage.outputTokens ?? 0;
+            }
+        }
+        if (failure !== undefined)
+            throw failure;
+        return text;
+    }
+}
+/** A turn refused before it starts: an error event, then `end`. */
+function refuse(deliver, message) {
+    const result = { text: '', usage: null, stopReason: 'error', finishReason: null };
+    try {
+        deliver({ type: 'error', message, recovered: false });
+        deliver({ type: 'end', result });
+    }
+    catch {
+        // The error path already applies.
+    }
+    return result;
+}
+//# sourceMappingURL=turn.js.map
