@@ -115,3 +115,28 @@ export function relativeSpread(xs: readonly number[]): number;
 export function machine(): Machine;
 export function formatTime(ms: number): string;
 export function readResults(dir?: string): BenchDoc[];
+
+/** True under `pnpm bench --quick` (BENCH_QUICK=1): comparisons take a few pairs only. */
+export declare const QUICK: boolean;
+
+/** One figure of a bench that measures in its own way (see {@link recordBench}). */
+export interface RecordedRow {
+  readonly name: string;
+  readonly what: string;
+  readonly unit: string;
+  /** The figure, or its samples (the median is the figure and the spread is computed). */
+  readonly ours: number | readonly number[];
+  /** The baseline's figure or samples (median), if there is one. */
+  readonly baseline?: number | readonly number[];
+  readonly baselineName?: string;
+  readonly goal?: BenchGoal;
+  readonly note?: string;
+}
+
+/** Records figures measured outside `compare()` in the shared format and writes `.bench/<package>[.<part>].json`. */
+export declare function recordBench(
+  pkg: string,
+  description: string,
+  rows: readonly RecordedRow[],
+  part?: string,
+): unknown;

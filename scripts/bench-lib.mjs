@@ -23,6 +23,9 @@ export const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.join(ROOT, '.be
 // (x2.5 the time, spreads of ±40%). Samples therefore never force one unless a comparison asks (`collect: true`).
 const gc = typeof globalThis.gc === 'function' ? globalThis.gc : () => undefined;
 
+/** Quick mode: every comparison takes a few pairs only (figures to check that the benches run, not to report). */
+export const QUICK = process.env.BENCH_QUICK === '1';
+
 /** The median of a list of numbers (the mean of the two middle values for an even count). */
 export function median(xs) {
   if (xs.length === 0) return Number.NaN;
@@ -162,12 +165,13 @@ export function benchSuite(pkg, description, part) {
      */
     async compare(opts) {
       const now = clock(opts.clock ?? 'cpu');
-      const minRounds = opts.minRounds ?? 15;
-      const maxRounds = opts.maxRounds ?? 201;
+      // Quick mode (`pnpm bench --quick`, BENCH_QUICK=1): a few pairs per figure, to check that every bench runs.
+      const minRounds = QUICK ? Math.min(opts.minRounds ?? 15, 5) : (opts.minRounds ?? 15);
+      const maxRounds = QUICK ? Math.min(opts.maxRounds ?? 201, 9) : (opts.maxRounds ?? 201);
       const target = opts.targetSpread ?? 0.05;
-      const budget = opts.budgetMs ?? 20_000;
+      const budget = Math.min(opts.budgetMs ?? 20_000, QUICK ? 3_000 : Number.POSITIVE_INFINITY);
       const collect = opts.collect === true;
-      for (let i = 0; i < (opts.warmup ?? 2); i++) {
+      for (let i = 0; i < (QUICK ? Math.min(opts.warmup ?? 2, 2) : (opts.warmup ?? 2)); i++) {
         await sample(opts.ours, 1, now, collect);
         await sample(opts.baseline, 1, now, collect);
       }
@@ -277,6 +281,7 @@ export function benchSuite(pkg, description, part) {
         package: pkg,
         ...(part ? { part } : {}),
         description,
+        ...(QUICK ? { quick: true } : {}),
         date: started.toISOString(),
         machine: { ...host, loadAtEnd: os.loadavg().map((x) => Number(x.toFixed(2))) },
         results,
@@ -330,6 +335,31 @@ function formatValue(r) {
     `    ours ${formatNumber(r.value, r.unit)}${ref}${spread}${samples}  ${goal}${verdict(r.met)}`,
     ...(r.note ? [`    ${r.note}`] : []),
   ].join('\n');
+}
+
+/**
+ * For a bench that measures in its own way (a browser, child processes): records its figures in the shared format
+ * (printed like `suite.value()` and written to `.bench/` for the root summary). Each row: `name`, `what`, `unit`,
+ * `ours` (a number or the samples, whose median is the figure), `baseline` (likewise) with `baselineName`, and an
+ * optional `goal` (`{max}` on the ratio, or `{max, on: 'value'}` on ours) and `note`.
+ */
+export function recordBench(pkg, description, rows, part) {
+  const suite = benchSuite(pkg, description, part);
+  const figure = (x) => (Array.isArray(x) ? median(x) : x);
+  for (const row of rows) {
+    suite.value({
+      name: row.name,
+      what: row.what,
+      unit: row.unit,
+      ...(Array.isArray(row.ours) ? { values: row.ours } : { value: row.ours }),
+      ...(row.baseline === undefined
+        ? {}
+        : { reference: figure(row.baseline), baselineName: row.baselineName }),
+      ...(row.goal ? { goal: row.goal } : {}),
+      ...(row.note ? { note: row.note } : {}),
+    });
+  }
+  return suite.finish();
 }
 
 /** Reads every JSON a bench run wrote (for the root summary). */

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { recordBench } from '../../../scripts/bench-lib.mjs';
 
 const PI_VERSION = '0.73.1';
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
@@ -230,6 +231,20 @@ async function main() {
     );
   }
   console.log(`server answered ${server.counts.requests} chat requests`);
+  // The same figures in the shared bench format (.bench/cli.pi.json, read by the root `pnpm bench` summary).
+  recordBench(
+    '@codeagent/cli',
+    `the built CLI beside pi ${pi.version} on the same loopback server, ${ROUNDS} interleaved runs each (median)`,
+    rows.map(([label, a, b]) => ({
+      name: label.replace(/ \((s|MiB)\)$/, ''),
+      what: label,
+      unit: label.endsWith('(MiB)') ? 'MiB' : 's',
+      ours: a,
+      baseline: b,
+      baselineName: `pi ${pi.version}`,
+    })),
+    'pi',
+  );
 }
 
 await main();
