@@ -13,7 +13,7 @@ import { Compactor, resolveCompaction } from '../dist/compaction.js';
 import { Attempt } from '../dist/turn.js';
 import { estimateMessageTokens, estimateRequestTokens } from '../dist/usage.js';
 import { installPermissionGate } from '@codeagent/permission-gate';
-import { benchSuite } from '../../../scripts/bench-lib.mjs';
+import { benchSuite, QUICK } from '../../../scripts/bench-lib.mjs';
 
 const ROUNDS = process.env.ROUNDS === undefined ? undefined : Number(process.env.ROUNDS);
 // ONLY=tool-heavy,session (comma-separated shape names, `session`) runs a part of the bench while iterating.
@@ -202,7 +202,7 @@ for (const shape of SHAPES) {
       minRounds: ROUNDS ?? (shape.name === 'text-heavy' ? 11 : 31),
       maxRounds: ROUNDS ?? 301,
       targetSpread: 0.03,
-      budgetMs: Number(process.env.BUDGET_MS ?? 25_000),
+      budgetMs: Number(process.env.BUDGET_MS ?? 15_000),
       warmup: 5,
     });
   }
@@ -216,7 +216,7 @@ for (const shape of SHAPES) {
       baseline: () => bareLiveTurn(steps, shape.calls),
       minRounds: ROUNDS ?? 21,
       maxRounds: ROUNDS ?? 201,
-      budgetMs: Number(process.env.BUDGET_MS ?? 25_000),
+      budgetMs: Number(process.env.BUDGET_MS ?? 15_000),
       warmup: 3,
     });
     await suite.compare({
@@ -227,7 +227,7 @@ for (const shape of SHAPES) {
       baseline: () => oursTurn(steps, shape.calls, false),
       minRounds: ROUNDS ?? 21,
       maxRounds: ROUNDS ?? 201,
-      budgetMs: Number(process.env.BUDGET_MS ?? 25_000),
+      budgetMs: Number(process.env.BUDGET_MS ?? 15_000),
       warmup: 3,
     });
   }
@@ -470,7 +470,7 @@ async function onePassAt(n, repeat) {
 }
 
 if (!ONLY || ONLY.includes('session')) {
-  const heap = await idleSessionHeap(100);
+  const heap = await idleSessionHeap(100, QUICK ? 1 : 4);
   suite.value({
     name: 'idle session heap',
     what: 'heap an idle session keeps after 100 turns (300 tool calls), mean of 4 kept sessions',
@@ -480,9 +480,9 @@ if (!ONLY || ONLY.includes('session')) {
     baselineName: 'its save() JSON text',
     goal: { max: 3 },
   });
-  const load1k = await perMessageLoad(1_000, ROUNDS ?? 31);
-  const load10k = await perMessageLoad(10_000, ROUNDS ?? 9);
-  const load50k = await perMessageLoad(50_000, 5);
+  const load1k = await perMessageLoad(1_000, ROUNDS ?? (QUICK ? 5 : 31));
+  const load10k = await perMessageLoad(10_000, ROUNDS ?? (QUICK ? 3 : 9));
+  const load50k = await perMessageLoad(50_000, QUICK ? 3 : 5);
   suite.note(
     `loadSession per message: ${load1k.toFixed(2)} µs at 1k, ${load10k.toFixed(2)} µs at 10k, ${load50k.toFixed(2)} µs at 50k messages`,
   );
@@ -495,8 +495,8 @@ if (!ONLY || ONLY.includes('session')) {
     baselineName: 'the same at 1k messages',
     goal: { max: 1.2, note: 'linear' },
   });
-  const drop = await dropOldestAt(50_000, 15);
-  const pass = await onePassAt(50_000, 15);
+  const drop = await dropOldestAt(50_000, QUICK ? 5 : 15);
+  const pass = await onePassAt(50_000, QUICK ? 5 : 15);
   suite.value({
     name: 'dropOldest at 50k',
     what: `the prompt-too-long path over 50k messages (the estimates the rejected request counted, then dropOldest), CPU, median of 15; dropped ${drop.dropped}`,
