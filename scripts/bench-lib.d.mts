@@ -15,7 +15,8 @@ export interface CompareOptions {
   readonly ours: () => unknown;
   readonly baseline: () => unknown;
   readonly goal?: BenchGoal;
-  readonly clock?: 'cpu' | 'wall' | 'returned';
+  /** `cpu`: process CPU (default); `thread`: the main thread's CPU (Linux; else process CPU); `wall`; `returned`. */
+  readonly clock?: 'cpu' | 'thread' | 'wall' | 'returned';
   readonly minRounds?: number;
   readonly maxRounds?: number;
   readonly targetSpread?: number;
@@ -23,6 +24,8 @@ export interface CompareOptions {
   readonly minSampleMs?: number;
   readonly repeat?: number;
   readonly warmup?: number;
+  /** Force a full collection before each pair (needs --expose-gc; also discards compiled code). Default false. */
+  readonly collect?: boolean;
   readonly note?: string;
 }
 
@@ -31,7 +34,7 @@ export interface CompareResult {
   readonly name: string;
   readonly what: string;
   readonly baseline: string;
-  readonly clock: 'cpu' | 'wall' | 'returned';
+  readonly clock: 'cpu' | 'thread' | 'wall' | 'returned';
   readonly ours: number;
   readonly base: number;
   readonly ratio: number;
@@ -112,3 +115,28 @@ export function relativeSpread(xs: readonly number[]): number;
 export function machine(): Machine;
 export function formatTime(ms: number): string;
 export function readResults(dir?: string): BenchDoc[];
+
+/** True under `pnpm bench --quick` (BENCH_QUICK=1): comparisons take a few pairs only. */
+export declare const QUICK: boolean;
+
+/** One figure of a bench that measures in its own way (see {@link recordBench}). */
+export interface RecordedRow {
+  readonly name: string;
+  readonly what: string;
+  readonly unit: string;
+  /** The figure, or its samples (the median is the figure and the spread is computed). */
+  readonly ours: number | readonly number[];
+  /** The baseline's figure or samples (median), if there is one. */
+  readonly baseline?: number | readonly number[];
+  readonly baselineName?: string;
+  readonly goal?: BenchGoal;
+  readonly note?: string;
+}
+
+/** Records figures measured outside `compare()` in the shared format and writes `.bench/<package>[.<part>].json`. */
+export declare function recordBench(
+  pkg: string,
+  description: string,
+  rows: readonly RecordedRow[],
+  part?: string,
+): unknown;

@@ -6,8 +6,8 @@
 // round, each sample a number of repetitions long enough to be measurable; the figure is the median of the
 // per-pair ratios, which other load on a shared machine moves much less than either side's own times (a burst
 // slows both halves of a pair). Rounds go on until the spread is under the target or the time budget is spent.
-// Time is process CPU time (user + system) unless a comparison asks for wall time (I/O) or 'returned' (each run
-// times itself and returns milliseconds: work in a child process).
+// Time is process CPU time (user + system) unless a comparison asks for the main thread's CPU time ('thread'),
+// wall time (I/O) or 'returned' (each run times itself and returns milliseconds: work in a child process).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,13 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where every package's bench writes its JSON (the root summary reads it back). */
 export const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.join(ROOT, '.bench');
 
+// A forced full collection (`gc()` under --expose-gc) also makes V8 drop the compiled code of what ran before, so
+// the next sample recompiles it on the compiler threads: in agent-core that cost more CPU than the turn it preceded
+// (x2.5 the time, spreads of ±40%). Samples therefore never force one unless a comparison asks (`collect: true`).
 const gc = typeof globalThis.gc === 'function' ? globalThis.gc : () => undefined;
+
+/** Quick mode: every comparison takes a few pairs only (figures to check that the benches run, not to report). */
+export const QUICK = process.env.BENCH_QUICK === '1';
 
 /** The median of a list of numbers (the mean of the two middle values for an even count). */
 export function median(xs) {
@@ -59,9 +65,23 @@ export function machine() {
   };
 }
 
+/** CPU time of the calling (main) thread in ms from Linux's schedstat, or `null` where that is not readable. */
+function threadClock() {
+  try {
+    const read = () => Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ', 1)[0]) / 1e6;
+    return Number.isFinite(read()) ? read : null;
+  } catch {
+    return null;
+  }
+}
+
 function clock(kind) {
   if (kind === 'returned') return null;
   if (kind === 'wall') return () => performance.now();
+  if (kind === 'thread') {
+    const t = threadClock();
+    if (t) return t;
+  }
   return () => {
     const c = process.cpuUsage();
     return (c.user + c.system) / 1000;
@@ -79,7 +99,7 @@ export function formatTime(msValue) {
   return `${(msValue * 1e6).toFixed(1)} ns`;
 }
 
-async function sample(fn, repeat, now, collect = true) {
+async function sample(fn, repeat, now, collect = false) {
   if (collect) gc();
   if (now === null) {
     // 'returned': each run reports its own time in ms (work done in a child process, timed inside it).
@@ -99,7 +119,7 @@ async function sample(fn, repeat, now, collect = true) {
 async function calibrate(fn, minSampleMs, now) {
   let repeat = 1;
   for (;;) {
-    const t = (await sample(fn, repeat, now)) * repeat;
+    const t = (await sample(fn, repeat, now, false)) * repeat;
     if (t >= minSampleMs || repeat >= 1 << 20) return repeat;
     repeat = t <= 0 ? repeat * 10 : Math.min(repeat * 10, Math.ceil((repeat * minSampleMs * 1.2) / t));
   }
@@ -138,18 +158,22 @@ export function benchSuite(pkg, description, part) {
   return {
     /**
      * Measures `ours` against `baseline` in interleaved pairs. Options: name, what, baselineName, goal
-     * (`{max, min, note}` on the ratio), clock ('cpu' | 'wall' | 'returned'), minRounds, maxRounds, targetSpread, budgetMs,
-     * minSampleMs, repeat (fixed repetitions instead of calibrating), warmup (runs of each side first).
+     * (`{max, min, note}` on the ratio), clock ('cpu' | 'thread' | 'wall' | 'returned'), minRounds, maxRounds,
+     * targetSpread, budgetMs, minSampleMs, repeat (fixed repetitions instead of calibrating), warmup (runs of each side
+     * first), collect (force a full collection before each pair: only for work whose garbage would otherwise land on
+     * the other side; it also discards compiled code, see above).
      */
     async compare(opts) {
       const now = clock(opts.clock ?? 'cpu');
-      const minRounds = opts.minRounds ?? 15;
-      const maxRounds = opts.maxRounds ?? 201;
+      // Quick mode (`pnpm bench --quick`, BENCH_QUICK=1): a few pairs per figure, to check that every bench runs.
+      const minRounds = QUICK ? Math.min(opts.minRounds ?? 15, 5) : (opts.minRounds ?? 15);
+      const maxRounds = QUICK ? Math.min(opts.maxRounds ?? 201, 9) : (opts.maxRounds ?? 201);
       const target = opts.targetSpread ?? 0.05;
-      const budget = opts.budgetMs ?? 20_000;
-      for (let i = 0; i < (opts.warmup ?? 2); i++) {
-        await sample(opts.ours, 1, now);
-        await sample(opts.baseline, 1, now);
+      const budget = Math.min(opts.budgetMs ?? 20_000, QUICK ? 3_000 : Number.POSITIVE_INFINITY);
+      const collect = opts.collect === true;
+      for (let i = 0; i < (QUICK ? Math.min(opts.warmup ?? 2, 2) : (opts.warmup ?? 2)); i++) {
+        await sample(opts.ours, 1, now, collect);
+        await sample(opts.baseline, 1, now, collect);
       }
       // Each side gets its own repetition count (a sample of either lasts about minSampleMs); times are per run.
       const repeatOurs = opts.repeat ?? (await calibrate(opts.ours, opts.minSampleMs ?? 20, now));
@@ -162,12 +186,13 @@ export function benchSuite(pkg, description, part) {
       for (let r = 0; r < maxRounds; r++) {
         let a;
         let b;
-        // One collection per pair: the second half pays for the first half's garbage, and the order alternates.
+        // The order alternates, so neither side always pays for the other's garbage (with `collect`, one forced
+        // collection per pair).
         if (r % 2 === 0) {
-          a = await sample(opts.ours, repeatOurs, now);
+          a = await sample(opts.ours, repeatOurs, now, collect);
           b = await sample(opts.baseline, repeatBase, now, false);
         } else {
-          b = await sample(opts.baseline, repeatBase, now);
+          b = await sample(opts.baseline, repeatBase, now, collect);
           a = await sample(opts.ours, repeatOurs, now, false);
         }
         ours.push(a);
@@ -256,6 +281,7 @@ export function benchSuite(pkg, description, part) {
         package: pkg,
         ...(part ? { part } : {}),
         description,
+        ...(QUICK ? { quick: true } : {}),
         date: started.toISOString(),
         machine: { ...host, loadAtEnd: os.loadavg().map((x) => Number(x.toFixed(2))) },
         results,
@@ -274,7 +300,14 @@ export function benchSuite(pkg, description, part) {
 const verdict = (met) => (met === null ? '' : met ? '  [goal met]' : '  [goal MISSED]');
 
 function formatCompare(r) {
-  const clockName = r.clock === 'wall' ? 'wall' : r.clock === 'returned' ? 'self-timed' : 'CPU';
+  const clockName =
+    r.clock === 'wall'
+      ? 'wall'
+      : r.clock === 'returned'
+        ? 'self-timed'
+        : r.clock === 'thread'
+          ? 'main-thread CPU'
+          : 'CPU';
   const noisy = r.spread > 0.1 ? ' (over 10%: noisy)' : '';
   return [
     `  ${r.name}: ${r.what}`,
@@ -302,6 +335,31 @@ function formatValue(r) {
     `    ours ${formatNumber(r.value, r.unit)}${ref}${spread}${samples}  ${goal}${verdict(r.met)}`,
     ...(r.note ? [`    ${r.note}`] : []),
   ].join('\n');
+}
+
+/**
+ * For a bench that measures in its own way (a browser, child processes): records its figures in the shared format
+ * (printed like `suite.value()` and written to `.bench/` for the root summary). Each row: `name`, `what`, `unit`,
+ * `ours` (a number or the samples, whose median is the figure), `baseline` (likewise) with `baselineName`, and an
+ * optional `goal` (`{max}` on the ratio, or `{max, on: 'value'}` on ours) and `note`.
+ */
+export function recordBench(pkg, description, rows, part) {
+  const suite = benchSuite(pkg, description, part);
+  const figure = (x) => (Array.isArray(x) ? median(x) : x);
+  for (const row of rows) {
+    suite.value({
+      name: row.name,
+      what: row.what,
+      unit: row.unit,
+      ...(Array.isArray(row.ours) ? { values: row.ours } : { value: row.ours }),
+      ...(row.baseline === undefined
+        ? {}
+        : { reference: figure(row.baseline), baselineName: row.baselineName }),
+      ...(row.goal ? { goal: row.goal } : {}),
+      ...(row.note ? { note: row.note } : {}),
+    });
+  }
+  return suite.finish();
 }
 
 /** Reads every JSON a bench run wrote (for the root summary). */

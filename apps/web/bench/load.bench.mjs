@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { recordBench } from '../../../scripts/bench-lib.mjs';
 import { startPostgres, stopPostgres } from '../../../scripts/postgres-test-server.mjs';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100);
@@ -221,6 +222,24 @@ try {
   console.log(
     `  ratio ours/baseline: first event p50 x${(ours.p50 / baseline.p50).toFixed(2)}, p99 x${(ours.p99 / baseline.p99).toFixed(2)}, ` +
       `total x${(ours.seconds / baseline.seconds).toFixed(2)}`,
+  );
+  // The same figures in the shared bench format (.bench/web.load.json, read by the root `pnpm bench` summary).
+  recordBench(
+    '@codeagent/web',
+    `${SESSIONS} concurrent sessions, each a Read then ${DELTAS} streamed deltas, one run`,
+    [
+      ['first event p50', 'time to the first event, median over the sessions', ours.p50, baseline.p50],
+      ['first event p99', 'time to the first event, 99th percentile', ours.p99, baseline.p99],
+      ['all done', 'all sessions done', ours.seconds * 1000, baseline.seconds * 1000],
+    ].map(([name, what, a, b]) => ({
+      name,
+      what,
+      unit: 'ms',
+      ours: a,
+      baseline: b,
+      baselineName: baseline.label,
+    })),
+    'load',
   );
   const bad =
     ours.lost +

@@ -107,6 +107,7 @@ export function validateToolPairs(messages: readonly ModelMessage[]): PairProble
   let open = new Map<string, number>();
   const answered = new Set<string>();
   const closeOpen = (at: number) => {
+    if (open.size === 0) return;
     for (const [id, idx] of open)
       problems.push({ index: idx, message: `tool call ${id} has no result before message ${at}` });
     open = new Map();
@@ -162,11 +163,9 @@ export function assertToolPairs(messages: readonly ModelMessage[], context: stri
 /** Start indices of the rounds: each user message starts one (index 0 also starts one). */
 export function roundStarts(messages: readonly ModelMessage[]): number[] {
   const starts: number[] = [];
-  messages.forEach((m, i) => {
-    if (m.role === 'user' || i === 0) {
-      if (starts[starts.length - 1] !== i) starts.push(i);
-    }
-  });
+  for (let i = 0; i < messages.length; i++) {
+    if (i === 0 || (messages[i] as ModelMessage).role === 'user') starts.push(i);
+  }
   return starts;
 }
 
@@ -201,8 +200,19 @@ function textOf(m: ModelMessage, limit = Number.POSITIVE_INFINITY): string {
 }
 
 const PREVIEW_CHARS = 200;
-/** Text the preview would change: a whitespace run, a non-space whitespace, or whitespace at either end. */
-const NOT_COLLAPSED = /\s\s|[^\S ]|^\s|\s$/;
+/** Whitespace other than the plain space (what `\s` matches, minus U+0020). */
+const OTHER_SPACE = /[^\S ]/;
+
+/**
+ * True when collapsing whitespace would not change `raw`: no whitespace run, no whitespace but plain spaces, none at
+ * either end (the same answer as `/\s\s|[^\S ]|^\s|\s$/` failing, with native searches instead of a four-way scan).
+ */
+export function isCollapsed(raw: string): boolean {
+  const n = raw.length;
+  if (n === 0) return true;
+  if (raw.charCodeAt(0) === 32 || raw.charCodeAt(n - 1) === 32 || raw.includes('  ')) return false;
+  return !OTHER_SPACE.test(raw);
+}
 
 /**
  * The first 200 characters of a message's text with whitespace collapsed. Reads a bounded prefix: a dropped
@@ -212,7 +222,7 @@ function previewOf(m: ModelMessage): string {
   const limit = PREVIEW_CHARS * 4;
   const raw = textOf(m, limit);
   // Most messages are short and already single-spaced: nothing to collapse, nothing to cut.
-  if (raw.length <= PREVIEW_CHARS && !NOT_COLLAPSED.test(raw)) return raw;
+  if (raw.length <= PREVIEW_CHARS && isCollapsed(raw)) return raw;
   let text = raw.replace(/\s+/g, ' ').trim();
   if (raw.length >= limit && text.length <= PREVIEW_CHARS) text = textOf(m).replace(/\s+/g, ' ').trim();
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
@@ -230,6 +240,12 @@ function toolIdsOf(m: ModelMessage): readonly string[] {
     ids.push(part.toolCallId);
   }
   return ids ?? NO_IDS;
+}
+
+/** Fills `out` with the estimate of each message. */
+function estimatesOf(messages: readonly ModelMessage[], out: Float64Array): Float64Array {
+  for (let i = 0; i < messages.length; i++) out[i] = estimateMessageTokens(messages[i] as ModelMessage);
+  return out;
 }
 
 /** The dropped record of a whole message. */
@@ -576,24 +592,25 @@ export class Compactor {
    * older rounds, then more until the estimate is under the threshold (and under the provider's own
    * figures when its message has them). One pass: suffix sums over the cached message estimates, so
    * the cost is linear in the history. `overheadTokens` is what every request pays besides its messages
-   * (system prompt, tool definitions). Returns `null` when nothing can be dropped.
+   * (system prompt, tool definitions); `known`, when given, is each message's estimate by index (what the rejected
+   * request counted), read instead of looking each message up. Returns `null` when nothing can be dropped.
    */
   dropOldest(
     messages: readonly ModelMessage[],
     overheadTokens: number,
     beforeTokens: number,
     providerMessage = '',
+    known?: ArrayLike<number>,
   ): CompactionOutcome | null {
     const starts = roundStarts(messages);
     if (starts.length < 2) return null;
     const droppable = starts.length - 1;
     // suffix[i] = tokens of messages[i..]; the estimate of messages.slice(i) is overhead + suffix[i].
-    const tokens = new Float64Array(messages.length);
-    const suffix = new Float64Array(messages.length + 1);
-    for (let i = messages.length - 1; i >= 0; i--) {
-      tokens[i] = estimateMessageTokens(messages[i] as ModelMessage);
-      suffix[i] = (suffix[i + 1] ?? 0) + (tokens[i] ?? 0);
-    }
+    const n = messages.length;
+    const tokens =
+      known !== undefined && known.length === n ? known : estimatesOf(messages, new Float64Array(n));
+    const suffix = new Float64Array(n + 1);
+    for (let i = n - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] as number) + (tokens[i] as number);
     const estimateFrom = (i: number) => overheadTokens + (suffix[i] ?? 0);
     // When the provider says "N tokens > M", aim for M/N of our estimate with a 10% margin.
     const figures = /(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)/i.exec(providerMessage.slice(0, 10_000));

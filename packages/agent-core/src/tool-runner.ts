@@ -36,6 +36,9 @@ import type { Turn } from './turn.js';
 /** Host projection of a tool result into its toolkit's display data (the event's `display` field). */
 export type DisplayFunction = (result: ToolResult, view: ToolResultView) => unknown;
 
+/** `toolResultArtifact` options accepting any valid version (one object for every call). */
+const ANY_VERSION = { version: null } as const;
+
 /** A tool call's outcome in the three channels: what the SDK hands back to the stream consumer. */
 export class ToolOutcome {
   /** The normalised result (`value` is all the model sees). */
@@ -47,7 +50,7 @@ export class ToolOutcome {
 
   constructor(result: ToolResult, forceError = false) {
     this.result = result;
-    this.artifact = toolResultArtifact(result, { version: null });
+    this.artifact = toolResultArtifact(result, ANY_VERSION);
     this.isError = forceError || isErrorResult(result, this.artifact);
   }
 
@@ -102,6 +105,9 @@ function presentationsOf(tool: AgentTool<unknown>): Presentations {
     : validated;
   return { validated, untrusted };
 }
+
+/** The precheck outcome of a call that had none to run. */
+const PASSED = { done: Promise.resolve(true), settle: (_ok: boolean): void => undefined };
 
 /** Gate checks run one after another, so asks reach the user in the order of the calls. */
 interface ApprovalQueue {
@@ -381,32 +387,26 @@ export class ToolRunner {
     return gate.evaluate(tool.name, args).decision === 'ask' && !gate.sessionGrants().includes(tool.name);
   }
 
-  /** Gate, then the tool; every wait is raced against the turn's abort. */
-  async #execute(
+  /** A call through its precheck without one running (a host asking {@link ToolRunner.prechecked} gets `true`). */
+  #precheckPassed(id: string): void {
+    const p = this.#prechecks.get(id);
+    if (p) p.settle(true);
+    else this.#prechecks.set(id, PASSED);
+  }
+
+  /**
+   * The slow path of a call: its precheck, then its place in the approval queue and the gate's answer. Returns the
+   * outcome of a refused or denied call, `undefined` when the call may run.
+   */
+  async #approve(
     tool: AgentTool<unknown>,
-    input: unknown,
+    gate: PermissionGate | null,
+    args: unknown,
+    intent: string | null,
     callId: string,
-    sdkSignal: AbortSignal | undefined,
-  ): Promise<ToolOutcome> {
-    const turn = this.#turn;
-    if (!turn) throw new AgentCoreError('turn-in-progress', 'tool executed outside of a turn');
-    // The turn's own signal aborts on user aborts and failed callbacks alike; the SDK's is a merge of it.
-    const signal = sdkSignal?.aborted ? sdkSignal : turn.signal;
-    // The host sees the request before the gate decides (usually it already has: no wait then).
-    const delivered = turn.requestDelivered(callId, signal);
-    if (delivered) await delivered;
-    const { intent, args } = splitIntent(input);
-    const gate = this.#gate;
-    if (gate) {
-      // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
-      if (!isShellGrammarLoaded()) {
-        await turn.race(
-          loadInstalledShellGrammar().catch(() => undefined),
-          signal,
-        );
-      }
-      syncMeta(gate, tool);
-    }
+    signal: AbortSignal,
+    turn: Turn,
+  ): Promise<ToolOutcome | undefined> {
     // A call known to fail ends before anyone is asked to approve it. Every call's precheck starts at once (a host
     // showing approvals ahead of the serial asks waits for it), while its place in the approval queue is taken now,
     // so asks keep the order of the calls whatever each precheck costs.
@@ -434,8 +434,7 @@ export class ToolRunner {
       () => outcome.settle(false),
     );
     if (gate) {
-      // Fast path: nothing is waiting in the approval queue and this package's own gate allows the call outright,
-      // so `gate.check` would answer "allowed" at once; the order of asks is unchanged (none is pending).
+      // Nothing is waiting in the approval queue and this package's own gate allows the call outright: no ask.
       const allowedNow =
         this.#approvals.size === 0 &&
         isPermissionGate(gate) &&
@@ -467,12 +466,52 @@ export class ToolRunner {
             'permission-denied',
           );
         }
-      } else {
-        await turn.race(prechecked, signal);
-        if (refused) return refused;
+        return undefined;
       }
+    }
+    await turn.race(prechecked, signal);
+    return refused;
+  }
+
+  /** Gate, then the tool; every wait is raced against the turn's abort. */
+  async #execute(
+    tool: AgentTool<unknown>,
+    input: unknown,
+    callId: string,
+    sdkSignal: AbortSignal | undefined,
+  ): Promise<ToolOutcome> {
+    const turn = this.#turn;
+    if (!turn) throw new AgentCoreError('turn-in-progress', 'tool executed outside of a turn');
+    // The turn's own signal aborts on user aborts and failed callbacks alike; the SDK's is a merge of it.
+    const signal = sdkSignal?.aborted ? sdkSignal : turn.signal;
+    // The host sees the request before the gate decides (usually it already has: no wait then).
+    const delivered = turn.requestDelivered(callId, signal);
+    if (delivered) await delivered;
+    const { intent, args } = splitIntent(input);
+    const gate = this.#gate;
+    if (gate) {
+      // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
+      if (!isShellGrammarLoaded()) {
+        await turn.race(
+          loadInstalledShellGrammar().catch(() => undefined),
+          signal,
+        );
+      }
+      syncMeta(gate, tool);
+    }
+    // Fast path: no precheck to run, and either no gate or nothing waiting in the approval queue while this
+    // package's own gate allows the call outright (`gate.check` would answer "allowed" at once; no ask is pending,
+    // so the order of asks is unchanged). The call is through its precheck now.
+    if (
+      tool.precheck === undefined &&
+      (gate === null ||
+        (this.#approvals.size === 0 &&
+          isPermissionGate(gate) &&
+          gate.evaluate(tool.name, args).decision === 'allow'))
+    ) {
+      this.#precheckPassed(callId);
     } else {
-      await turn.race(prechecked, signal);
+      const refused = await this.#approve(tool, gate, args, intent, callId, signal, turn);
       if (refused) return refused;
     }
     let output: unknown;

@@ -114,6 +114,17 @@ function withIntentProperty(schema: JsonSchemaObject): JsonSchemaObject {
   };
 }
 
+type Validation = Awaited<ReturnType<NonNullable<Schema<unknown>['validate']>>>;
+
+const isPromiseLike = (x: unknown): x is PromiseLike<Validation> =>
+  typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
+
+/** A successful validation with a string `_intent` put back on an object value. */
+function withIntent(r: Validation, intent: string | null): Validation {
+  if (!r.success || intent === null || !isPlainObject(r.value)) return r;
+  return { success: true, value: { ...r.value, [INTENT_ARGUMENT]: intent } };
+}
+
 /**
  * Extends a tool's input schema with the optional `_intent` string: the JSON Schema sent to the model
  * gets the property, validation runs the tool's own schema on the input without `_intent` and puts a
@@ -128,14 +139,16 @@ export function intentSchema(inputSchema: FlexibleSchema<unknown>): Schema<unkno
       return cached as never;
     },
     {
-      validate: async (value) => {
+      // Not async: without `_intent` the tool's own validation result is handed through as it is (one promise
+      // less per call on the hot path).
+      validate: (value) => {
         const { intent, args } = splitIntent(value);
-        const r = base.validate ? await base.validate(args) : { success: true as const, value: args };
-        if (!r.success) return r;
-        if (intent !== null && isPlainObject(r.value)) {
-          return { success: true, value: { ...r.value, [INTENT_ARGUMENT]: intent } };
-        }
-        return r;
+        if (!base.validate) return withIntent({ success: true, value: args }, intent);
+        const r = base.validate(args);
+        if (intent === null) return r;
+        return isPromiseLike(r)
+          ? Promise.resolve(r).then((x) => withIntent(x, intent))
+          : withIntent(r, intent);
       },
     },
   );

@@ -148,10 +148,10 @@ export class Turn {
   }
 
   /** The call's input and card, forgotten once its result is presented. */
-  takeCall(id: string): { input: unknown; view: ToolCallView | undefined } {
+  takeCall(id: string): { readonly input: unknown; readonly view: ToolCallView | undefined } | undefined {
     const c = this.#calls.get(id);
-    this.#calls.delete(id);
-    return { input: c?.input, view: c?.view };
+    if (c) this.#calls.delete(id);
+    return c;
   }
 }
 
@@ -165,7 +165,7 @@ interface TurnTotals {
 }
 
 /** One `streamText` run over a base history (a turn has a second one after a prompt-too-long error). */
-class Attempt {
+export class Attempt {
   /** Cumulative response messages of the completed steps. */
   responses: ModelMessage[] = [];
   /** Compacted prefix replacing the first `covered` messages of `base + responses`, if any. */
@@ -180,11 +180,11 @@ class Attempt {
   readonly base: ModelMessage[];
   /** Model requests this attempt may make. */
   readonly stepsLeft: number;
-  // Running sum of the message estimates of the last step input: a step only adds messages.
-  #counted = 0;
+  // Running sum of the message estimates of the last step input: a step only adds messages. The estimates are kept
+  // by index (`#tokens[i]` of `#counted[i]`), so the prompt-too-long path reads them without a lookup per message.
+  #counted: readonly ModelMessage[] = [];
+  #tokens: number[] = [];
   #sum = 0;
-  #first: ModelMessage | undefined;
-  #last: ModelMessage | undefined;
 
   constructor(base: ModelMessage[], stepsLeft: number) {
     this.base = base;
@@ -199,17 +199,35 @@ class Attempt {
 
   /** Sum of the message estimates of `msgs`, counting only what was added since the previous step. */
   messageTokens(msgs: readonly ModelMessage[]): number {
-    const n = this.#counted;
-    if (n > msgs.length || msgs[0] !== this.#first || (n > 0 && msgs[n - 1] !== this.#last)) {
-      this.#counted = 0;
+    const prev = this.#counted;
+    const tokens = this.#tokens;
+    const n = tokens.length;
+    if (n > msgs.length || msgs[0] !== prev[0] || (n > 0 && msgs[n - 1] !== prev[n - 1])) {
+      tokens.length = 0;
       this.#sum = 0;
     }
-    for (let i = this.#counted; i < msgs.length; i++)
-      this.#sum += estimateMessageTokens(msgs[i] as ModelMessage);
-    this.#counted = msgs.length;
-    this.#first = msgs[0];
-    this.#last = msgs[msgs.length - 1];
+    for (let i = tokens.length; i < msgs.length; i++) {
+      const t = estimateMessageTokens(msgs[i] as ModelMessage);
+      tokens.push(t);
+      this.#sum += t;
+    }
+    this.#counted = msgs;
     return this.#sum;
+  }
+
+  /**
+   * The estimate of each message of `msgs`, by index: the one counted for the same message at the same index of the
+   * last step input, else looked up (an identity check per message instead of a cache lookup).
+   */
+  tokensOf(msgs: readonly ModelMessage[]): Float64Array {
+    const prev = this.#counted;
+    const known = this.#tokens;
+    const out = new Float64Array(msgs.length);
+    for (let i = 0; i < msgs.length; i++) {
+      const m = msgs[i] as ModelMessage;
+      out[i] = i < known.length && prev[i] === m ? (known[i] as number) : estimateMessageTokens(m);
+    }
+    return out;
   }
 }
 
@@ -351,10 +369,15 @@ export class TurnRunner {
     if (classifyError(streamError) !== 'prompt-too-long') return null;
     const { session } = this.#p;
     const history = attempt.history();
-    const before = Math.max(session.estimate(history), session.lastReported);
+    // The estimates the rejected request counted, by index (the same sum as `session.estimate(history)`).
+    const tokens = attempt.tokensOf(history);
+    const overhead = session.overheadTokens();
+    let sum = overhead;
+    for (let i = 0; i < tokens.length; i++) sum += tokens[i] as number;
+    const before = Math.max(sum, session.lastReported);
     const dropped = this.#p
       .compactor()
-      .dropOldest(history, session.overheadTokens(), before, errorMessage(streamError));
+      .dropOldest(history, overhead, before, errorMessage(streamError), tokens);
     if (!dropped) return null;
     session.addCompaction(dropped.decision);
     turn.emit({ type: 'compaction', decision: dropped.decision });
@@ -477,9 +500,19 @@ export class TurnRunner {
   #present(turn: Turn, id: string, name: string, out: ToolOutcome): void {
     const { tools, session } = this.#p;
     const call = turn.takeCall(id);
-    const record = tools.presentResult(id, name, call.input, call.view, out.result, out.isError);
+    const record = tools.presentResult(id, name, call?.input, call?.view, out.result, out.isError);
     session.addRecord(record);
-    turn.emit({ type: 'tool-result', ...tools.resultEvent(record, out.artifact) });
+    // The fields of `tools.resultEvent(record)` in its order, built once (no spread of a second object per call).
+    turn.emit({
+      type: 'tool-result',
+      id: record.id,
+      name: record.name,
+      display: tools.displayOf(record.result, record.view),
+      value: record.result.value,
+      isError: record.isError,
+      artifact: out.artifact,
+      view: record.view,
+    });
   }
 
   /** The stop reason, the usage record and the closing events. */

@@ -14,6 +14,7 @@ import {
 import {
   Compactor,
   droppedMessage,
+  isCollapsed,
   resolveCompaction,
   roundStarts,
   snipToolResults,
@@ -463,5 +464,39 @@ describe('Compactor', () => {
         },
       ]).map((p) => p.message),
     ).toEqual(['tool result z has no matching call']);
+  });
+});
+
+describe('isCollapsed (the preview fast path)', () => {
+  const OLD = /\s\s|[^\S ]|^\s|\s$/;
+  it('answers like the whitespace regex it replaced, for any string', () => {
+    const spaces = [
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\v',
+      '\f',
+      '\u00a0',
+      '\u2028',
+      '\u3000',
+      '\ufeff',
+      '\u200b',
+      '\u180e',
+    ];
+    const char = fc.oneof(
+      fc.constantFrom(...spaces),
+      fc.constantFrom('a', 'b', '\u202e', '…'),
+      fc.string({ maxLength: 1 }),
+    );
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 40 }), (chars) => {
+        const s = chars.join('');
+        expect(isCollapsed(s)).toBe(!OLD.test(s));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const s of ['', ' ', 'a', 'a b', 'a  b', ' a', 'a ', 'a\tb', '\u00a0', 'x\u3000'])
+      expect(isCollapsed(s)).toBe(!OLD.test(s));
   });
 });

@@ -1,8 +1,11 @@
+// react bench: each renderer as server markup beside what a host would write without it, through the shared bench
+// helper (scripts/bench-lib.mjs: interleaved pairs, ratio ours/baseline, spread, goal). The Chromium figures (first
+// render, longest task, scrolling, streaming) are the web host's bench (apps/web).
 import { sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
 import { renderToStaticMarkup } from 'react-dom/server';
 import ReactMarkdown from 'react-markdown';
-import { Bench } from 'tinybench';
 import { expect, test } from 'vitest';
+import { benchSuite } from '../../../scripts/bench-lib.mjs';
 import { DataTable, Markdown, TerminalOutput } from '../src/index.ts';
 
 /** A long model reply: headings, lists, links, code spans and fences, some raw HTML. */
@@ -23,54 +26,63 @@ const output = Array.from({ length: 3000 }, (_, i) =>
 
 const rows = Array.from({ length: 5000 }, (_, i) => ({ id: i, name: `row ${i}`, score: (i * 7919) % 1000 }));
 
+const table5000 = () => (
+  <table>
+    <tbody>
+      {rows.map((r) => (
+        <tr key={r.id}>
+          <td>{r.id}</td>
+          <td>{r.name}</td>
+          <td>{r.score}</td>
+        </tr>
+      ))}
+    </tbody>
+  </table>
+);
+
 test('react renderers against their baselines (server markup)', async () => {
-  const bench = new Bench({ time: 1500, iterations: 5, warmupTime: 200, warmupIterations: 1 });
+  const suite = benchSuite(
+    '@codeagent/react',
+    'the renderers as server markup (renderToStaticMarkup) beside the plain React a host would write without them',
+  );
+  suite.note(
+    `inputs: markdown reply ${(reply.length / 1000).toFixed(1)} kB; terminal output ${(output.length / 1000).toFixed(0)} kB (3,000 lines); table 5,000 rows`,
+  );
   let sink = 0;
-  bench
-    .add('Markdown (ours: guards, link policy, image placeholders)', () => {
+  await suite.compare({
+    name: 'Markdown',
+    what: 'Markdown of a long model reply (ours: guards, link policy, image placeholders)',
+    baselineName: 'react-markdown as is',
+    ours: () => {
       sink += renderToStaticMarkup(<Markdown text={reply} />).length;
-    })
-    .add('react-markdown as is (baseline)', () => {
+    },
+    baseline: () => {
       sink += renderToStaticMarkup(<ReactMarkdown>{reply}</ReactMarkdown>).length;
-    })
-    .add('TerminalOutput (ours: SGR colours as classes)', () => {
-      sink += renderToStaticMarkup(<TerminalOutput output={output} />).length;
-    })
-    .add('sanitised plain <pre> (baseline: no colours)', () => {
-      sink += renderToStaticMarkup(<pre>{sanitizeTerminalText(output, { keepSgr: false })}</pre>).length;
-    })
-    .add('DataTable 5,000 rows (ours: virtualised)', () => {
-      sink += renderToStaticMarkup(<DataTable rows={rows} />).length;
-    })
-    .add('plain <table> of 5,000 rows (baseline)', () => {
-      sink += renderToStaticMarkup(
-        <table>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id}>
-                <td>{r.id}</td>
-                <td>{r.name}</td>
-                <td>{r.score}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>,
-      ).length;
-    });
-  await bench.run();
-  expect(sink).toBeGreaterThan(0);
-  const table = bench.tasks.map((task) => {
-    const r = task.result;
-    const hz = r && 'throughput' in r ? r.throughput.mean : 0;
-    const rme = r && 'throughput' in r ? r.throughput.rme : 0;
-    return { task: task.name, 'ops/s': Number(hz.toFixed(1)), '±%': Number(rme.toFixed(1)) };
+    },
   });
-  console.log(
-    `markdown ${(reply.length / 1000).toFixed(1)} kB; terminal output ${(output.length / 1000).toFixed(0)} kB; table 5,000 rows`,
-  );
-  console.table(table);
-  const hz = (i: number): number => table[i]?.['ops/s'] ?? Number.NaN;
-  console.log(
-    `ratio ours/baseline (time): markdown ${(hz(1) / hz(0)).toFixed(2)}x, terminal ${(hz(3) / hz(2)).toFixed(2)}x, table ${(hz(5) / hz(4)).toFixed(2)}x`,
-  );
+  await suite.compare({
+    name: 'TerminalOutput',
+    what: 'TerminalOutput of 3,000 coloured lines (ours: SGR colours as classes)',
+    baselineName: 'sanitised plain <pre> (no colours)',
+    ours: () => {
+      sink += renderToStaticMarkup(<TerminalOutput output={output} />).length;
+    },
+    baseline: () => {
+      sink += renderToStaticMarkup(<pre>{sanitizeTerminalText(output, { keepSgr: false })}</pre>).length;
+    },
+    note: 'no goal: coloured spans necessarily cost more than one text node; the figure shows how much',
+  });
+  await suite.compare({
+    name: 'DataTable',
+    what: 'DataTable of 5,000 rows (ours: virtualised, only the first window is rendered)',
+    baselineName: 'plain <table> of every row',
+    ours: () => {
+      sink += renderToStaticMarkup(<DataTable rows={rows} />).length;
+    },
+    baseline: () => {
+      sink += renderToStaticMarkup(table5000()).length;
+    },
+  });
+  suite.finish();
+  expect(sink).toBeGreaterThan(0);
 });
