@@ -44,8 +44,8 @@ export interface ResumeAnswer {
   /** `session` ("allow always"): the permission gate's scoped grant, as for a live answer; default `once`. */
   readonly scope?: 'once' | 'session';
   /**
-   * The input the user was shown and approved (without `_intent`): a call whose stored arguments differ from it is
-   * denied, so what runs is what was approved.
+   * The input the user was shown and approved (`_intent`, display only, is ignored): a call whose stored arguments
+   * differ from it is denied, so what runs is what was approved.
    */
   readonly input: unknown;
 }

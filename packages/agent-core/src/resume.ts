@@ -145,7 +145,7 @@ function verdicts(waiting: readonly PendingCall[], answers: unknown): Map<string
       continue;
     }
     const stored = canonical(splitIntent(call.arguments).args);
-    if (stored === null || stored !== canonical(first.input)) {
+    if (stored === null || stored !== canonical(splitIntent(first.input).args)) {
       out.set(call.id, { denied: 'the approved input is not the stored call' });
       continue;
     }
