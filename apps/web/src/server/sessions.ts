@@ -50,6 +50,8 @@ export interface LiveSession {
   parked: StoredParkedTurn | null;
   /** The parked step last stored for this instance's turn (JSON), so a park is stored once. */
   parkedAt: string | null;
+  /** The server stops with this session's turn parked: it is left in storage as it is, for the next start. */
+  shelved: boolean;
 }
 
 /** A session whose turn runs on another instance (on a shared database): shown from storage, not run here. */
@@ -248,8 +250,8 @@ export class SessionManager {
 
   /** Stores the UI history (and waiting approvals) of this instance's turn; retried once over a rename elsewhere. */
   #saveUi(live: LiveSession, messages: readonly AgentUIMessage[]): void {
-    // A restored parked turn is stored as its instance left it until this one takes it.
-    if (live.parked !== null) return;
+    // A restored parked turn is stored as its instance left it until this one takes it (or stops with it).
+    if (live.parked !== null || live.shelved) return;
     const turn = live.turn;
     if (turn !== null && messages.at(-1)?.metadata?.awaitingApproval === true) {
       // The turn parks: its step goes with the approvals, so another instance can continue it (ADR 0210).
@@ -375,7 +377,7 @@ export class SessionManager {
     const recorder = createStepRecorder((step) => {
       const s = session as LiveSession;
       const turn = s.turn;
-      if (turn === null) return;
+      if (turn === null || s.shelved) return;
       const seq = turn.seq++;
       void this.#write(s, () =>
         this.store.appendStep(id, { turnId: turn.id, seq, step: step as unknown as JsonValue }),
@@ -429,6 +431,7 @@ export class SessionManager {
       onChange: (messages) => this.#saveUi(session as LiveSession, messages),
       onTurnEnd: () => {
         const s = session as LiveSession;
+        if (s.shelved) return;
         const turn = s.turn;
         s.turn = null;
         const ui = JSON.parse(JSON.stringify(chat.messages)) as JsonValue;
@@ -460,6 +463,7 @@ export class SessionManager {
       ask: async (name, input, callId) => {
         const answer = await chat.ask(name, input, callId);
         const s = session as LiveSession;
+        if (s.shelved) return false;
         if (callId === undefined || s.turn === null) return answer;
         return (await this.#take(s, callId)) ? answer : false;
       },
@@ -479,6 +483,7 @@ export class SessionManager {
       interrupted: interruptedTurn === null ? null : { steps },
       parked: restoredParked,
       parkedAt: null,
+      shelved: false,
     };
     this.live.set(id, session);
     return session;
@@ -684,6 +689,16 @@ export class SessionManager {
   async close(): Promise<void> {
     this.unsubscribe();
     for (const live of this.live.values()) {
+      await live.queue;
+      // A turn that only waits for approvals, with its park stored, is left parked for the next start (ADR 0210).
+      const step = live.client.pendingStep();
+      if (
+        live.turn !== null &&
+        live.chat.pending.length > 0 &&
+        step !== null &&
+        JSON.stringify(step) === live.parkedAt
+      )
+        live.shelved = true;
       live.chat.abort();
       await live.chat.idle();
       await live.queue;
