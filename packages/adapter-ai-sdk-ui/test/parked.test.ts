@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import {
   createClient,
   loadSession,
@@ -25,7 +24,8 @@ import {
 } from '../src/index.ts';
 import { answer, readBack, toolParts, userMessage } from './helpers.ts';
 
-type Part = LanguageModelV3StreamPart;
+/** A V3 stream part of the scripted model (the spec's types are a dependency of `ai`, not of this package). */
+type Part = { readonly type: string } & Record<string, unknown>;
 const u = {
   inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 2, text: 2, reasoning: 0 },
@@ -35,7 +35,7 @@ const model = (steps: Part[][]) => {
   return new MockLanguageModelV3({
     doStream: async () => ({
       stream: simulateReadableStream({
-        chunks: [{ type: 'stream-start', warnings: [] }, ...(steps[i++] ?? [])] as Part[],
+        chunks: [{ type: 'stream-start', warnings: [] }, ...(steps[i++] ?? [])] as never[],
         chunkDelayInMs: null,
       }),
     }),
