@@ -78,7 +78,7 @@ async function parkedTurn() {
     tools: toolkit.tools,
   });
   const stored: AgentUIMessage[][] = [];
-  const chat = createAgentUIChat({ client, onChange: (m) => stored.push(m), parkSettleMs: 20 });
+  const chat = createAgentUIChat({ client, onChange: (m) => stored.push([...m]), parkSettleMs: 20 });
   installPermissionGate(client, { cwd, ask: chat.ask });
   const { message } = await readBack(chat.respond(userMessage('write out.txt')));
   const step = client.pendingStep() as PendingStep;
@@ -120,7 +120,7 @@ function restart(
   const chat: AgentUIChat = createAgentUIChat({
     client,
     messages: p.ui,
-    onChange: (m) => stored.push(m),
+    onChange: (m) => stored.push([...m]),
     parked: {
       approvals: p.approvals,
       resume: (answers, signal) => resumeTurnEvents(client, { step: p.step, answers }, { signal }),
