@@ -299,6 +299,67 @@ function resumeRun(r: Restored, responses: readonly ApprovalAnswer[]): ResumedRu
   return { approvals, events: (signal) => r.resume(answers, signal) };
 }
 
+/** Chunks that rebuild a stored assistant message's parts on a client that has none of it (a reconnect). */
+function messageChunks(message: AgentUIMessage): AgentUIChunk[] {
+  const out: AgentUIChunk[] = [];
+  message.parts.forEach((part, i) => {
+    switch (part.type) {
+      case 'step-start':
+        out.push({ type: 'start-step' });
+        return;
+      case 'text':
+      case 'reasoning': {
+        const id = `${message.id}-stored-${i}`;
+        const kind = part.type;
+        out.push({ type: `${kind}-start`, id } as AgentUIChunk);
+        if (part.text !== '') out.push({ type: `${kind}-delta`, id, delta: part.text } as AgentUIChunk);
+        out.push({ type: `${kind}-end`, id } as AgentUIChunk);
+        return;
+      }
+      case 'dynamic-tool': {
+        const meta = part.toolMetadata !== undefined ? { toolMetadata: part.toolMetadata } : {};
+        out.push({
+          type: 'tool-input-available',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input ?? null,
+          dynamic: true,
+          ...(part.title !== undefined ? { title: part.title } : {}),
+          ...meta,
+        });
+        if (part.approval !== undefined)
+          out.push({
+            type: 'tool-approval-request',
+            approvalId: part.approval.id,
+            toolCallId: part.toolCallId,
+          });
+        if (part.state === 'output-available')
+          out.push({
+            type: 'tool-output-available',
+            toolCallId: part.toolCallId,
+            output: part.output,
+            dynamic: true,
+            ...meta,
+          });
+        else if (part.state === 'output-error')
+          out.push({
+            type: 'tool-output-error',
+            toolCallId: part.toolCallId,
+            errorText: part.errorText,
+            dynamic: true,
+            ...meta,
+          });
+        else if (part.state === 'output-denied')
+          out.push({ type: 'tool-output-denied', toolCallId: part.toolCallId });
+        return;
+      }
+      default:
+        return;
+    }
+  });
+  return out;
+}
+
 /** Sanitises stored messages into a fresh copy (drops entries that are not messages). */
 function copyMessages(messages: readonly unknown[]): AgentUIMessage[] {
   const out: AgentUIMessage[] = [];
@@ -513,6 +574,12 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     for (const a of resumed?.approvals ?? []) {
       t.approvals.set(a.toolCallId, a);
       if (a.answer === false) denials.set(a.toolCallId, 'user');
+    }
+    if (resumed) {
+      // A reconnect replays the whole message: what it showed before the resume, then the continuation. The
+      // answering response starts after it (its client has the message).
+      t.log.push(...messageChunks(assistant));
+      t.delivered = t.log.length;
     }
     void (async () => {
       try {

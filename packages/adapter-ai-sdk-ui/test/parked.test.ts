@@ -159,6 +159,24 @@ describe('a parked turn restored from storage', () => {
     expect(client.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
 
+  it('a page reloaded while the resumed turn runs gets the whole message replayed: before the resume, then after', async () => {
+    const p = await parkedTurn();
+    const { chat } = restart(p);
+    const shown = chat.messages.at(-1) as UIMessage;
+    const answered = answer(shown, () => ({ approved: true }));
+    const answering = readBack(chat.respond(answered), answered);
+    const replay = chat.reconnect();
+    expect(replay).not.toBeNull();
+    const { message } = await readBack(replay as ReadableStream<unknown>);
+    await answering;
+    expect(message.id).toBe(shown.id);
+    expect(message.parts.filter((x) => x.type === 'text').map((x) => (x as { text: string }).text)).toEqual([
+      'Writing it.',
+      'Done.',
+    ]);
+    expect(toolParts(message)).toMatchObject([{ toolCallId: 'w1', state: 'output-available' }]);
+  });
+
   it('a denial, or an answer naming another approval id, runs nothing', async () => {
     for (const how of ['deny', 'wrong-id'] as const) {
       const p = await parkedTurn();
