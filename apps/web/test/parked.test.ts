@@ -171,6 +171,39 @@ describe('a turn parked on an approval survives its server', () => {
     expect(await ranCount(work)).toBe(0);
   }, 90_000);
 
+  it('SQLite: after the restart, Stop or a new message gives the parked turn up: denied, nothing runs', async () => {
+    const { work, env, server } = await workspace(replies());
+    const a = await start(env, work);
+    const db = join(work, '.home', 'web', 'sessions.db');
+    const parkStored = async () => {
+      const d = new Database(db, { readonly: true, fileMustExist: true });
+      try {
+        return (d.prepare('SELECT count(*) AS n FROM codeagent_steps').get() as { n: number }).n >= 1;
+      } finally {
+        d.close();
+      }
+    };
+    const stopped = await parkOn(a, parkStored);
+    const replaced = await parkOn(a, parkStored);
+    await kill9(a);
+    const again = await start(env, work);
+    // Stop.
+    expect((await again.api('POST', `/api/sessions/${stopped.id}/abort`, {})).status).toBe(200);
+    const afterStop = (await again.api('GET', `/api/sessions/${stopped.id}`)).json;
+    expect(afterStop).toMatchObject({ turnState: 'interrupted', busy: false, pending: [] });
+    expect(states(afterStop.messages.at(-1))).toEqual(['output-denied']);
+    // A new message: the parked turn is denied and ended, the new one runs.
+    const before = (await again.api('GET', `/api/sessions/${replaced.id}`)).json;
+    const next = await again.send(replaced.id, [...before.messages, user('u2', 'never mind, say hi')]);
+    expect(states(next)).toEqual(['approval-requested']);
+    const after = (await again.api('GET', `/api/sessions/${replaced.id}`)).json;
+    expect(states(after.messages[1])).toEqual(['output-denied']);
+    expect(after.messages.map((m: UIMessage) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    // The model saw the first request of the given-up turn, not a result for its call.
+    expect(JSON.stringify(server.requests.at(-1)?.body.messages)).toContain('never mind, say hi');
+    expect(await ranCount(work)).toBe(0);
+  }, 90_000);
+
   it('SQLite: a turn killed while its approved command runs is interrupted after the restart, never asked or run again', async () => {
     const { work, env } = await workspace(replies('echo ran >> ran.log; sleep 30'));
     const a = await start(env, work);
