@@ -482,7 +482,9 @@ export class TurnRunner {
       case 'tool-call': {
         const id = part.toolCallId;
         attempt.pending.add(id);
-        attempt.stepCalls.push({ id, name: part.toolName, arguments: part.input });
+        // A provider-executed call (a provider's own tool) is answered by the provider, not by this loop.
+        if (part.providerExecuted !== true)
+          attempt.stepCalls.push({ id, name: part.toolName, arguments: part.input });
         const { intent, args } = splitIntent(part.input);
         // A valid call was checked against the tool's schema by the SDK; an invalid one is checked again.
         const view = this.#p.tools.presentCall(id, part.toolName, args, part.invalid !== true);
