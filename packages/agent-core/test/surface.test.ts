@@ -25,6 +25,8 @@ describe('public surface', () => {
         'parseSession',
         'presentationMeta',
         'registerToolMeta',
+        'resumeTurn',
+        'resumeTurnEvents',
         'stream',
         'streamEvents',
         'tokenThresholds',
