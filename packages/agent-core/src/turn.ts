@@ -292,7 +292,6 @@ export class TurnRunner {
   ): Promise<StreamResult> {
     return this.runWith(
       async (turn) => {
-        await this.#p.skills?.loadHint();
         const expanded = (await this.#p.skills?.expand(input, turn.emit)) ?? input;
         return { base: [...this.#p.session.history, toUserMessage(expanded)], stepsLeft: this.#p.maxTurns };
       },
@@ -342,6 +341,8 @@ export class TurnRunner {
     let last: Attempt | null = null;
     let failure: { error: unknown } | null = null;
     try {
+      // The skills hint is part of the system prompt of every turn, a resumed one too.
+      await this.#p.skills?.loadHint();
       const start = await begin(turn, totals);
       if (start.stepsLeft <= 0) {
         // The budget went to earlier requests of this turn (a resumed step): its results are kept, nothing is asked.

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { installPermissionGate, type PermissionMode } from '@codeagent/permission-gate';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -458,6 +461,30 @@ describe('resumeTurn', () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  it('the continued request carries the system prompt with the skills hint, as a live turn does', async () => {
+    const { step } = await park();
+    const cwd = mkdtempSync(join(tmpdir(), 'agent-core-resume-skills-'));
+    const home = mkdtempSync(join(tmpdir(), 'agent-core-resume-home-'));
+    mkdirSync(join(cwd, '.codeagent/skills/greet'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.codeagent/skills/greet/SKILL.md'),
+      '---\nname: greet\ndescription: Greets people warmly.\n---\nSay hello.\n',
+    );
+    const model = scriptedModel([[...text(['ok']), finish('stop')]]);
+    const client = loadSession(before, {
+      model,
+      cwd,
+      system: 'You are careful.',
+      tools: tools([]),
+      skills: { homeDir: home },
+    });
+    installPermissionGate(client, { ask: () => false });
+    await resumeTurn(client, { step, answers: [approve()] });
+    const system = JSON.stringify(model.calls[0]?.prompt[0]);
+    expect(system).toContain('You are careful.');
+    expect(system).toContain('greet');
   });
 
   it('throws for a client that createClient did not make', () => {
