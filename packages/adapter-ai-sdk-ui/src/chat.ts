@@ -583,11 +583,12 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     }
     void (async () => {
       try {
+        const reannounced = new Set(resumed?.approvals.map((a) => a.toolCallId));
         const events = resumed ? resumed.events(controller.signal) : run(input, controller.signal);
         for await (const event of events) {
           let chunks = mapper.map(event);
-          // A resumed call's request comes again: its part is on the page already (answered), keep it as it is.
-          const again = event.type === 'tool-request' && t.approvals.get(event.id)?.answer !== undefined;
+          // A resumed call's request comes again (once): its part is on the page already (answered), keep it.
+          const again = event.type === 'tool-request' && reannounced.delete(event.id);
           if (again) chunks = [];
           if (event.type === 'tool-request') {
             t.outstanding.add(event.id);
