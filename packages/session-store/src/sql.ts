@@ -1,3 +1,4 @@
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 import { BaseStore, type Mutation } from './base.js';
 import { DEFAULT_MAX_RECORD_BYTES, decodeJson, decodeRecord, encodeJson } from './codec.js';
 import { SessionStoreError } from './errors.js';
@@ -163,9 +164,6 @@ function encode(r: SessionRecord, max: number): Encoded {
     });
   return out;
 }
-
-type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Reads a stored row (untrusted) and the steps of its turn into a record; `invalid-data` for garbage. */
 export function decodeRow(row: Row, steps: readonly Row[]): SessionRecord {

@@ -1,3 +1,4 @@
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 import type { AgentUIChunk } from '@codeagent/adapter-ai-sdk-ui';
 import type { SessionRecord, SessionStore } from '@codeagent/session-store';
 
@@ -9,7 +10,6 @@ import type { SessionRecord, SessionStore } from '@codeagent/session-store';
  */
 
 type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The approval answers a client-sent assistant message carries (untrusted): only a literal `true` approves. */
 export function approvalAnswers(
