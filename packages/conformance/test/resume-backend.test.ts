@@ -39,6 +39,8 @@ function client(setup: BackendSetup, ask: BackendSetup['ask'], messages?: unknow
       }),
     ),
     retry: { maxRetries: 0 },
+    ...(setup.limits.maxTurns === undefined ? {} : { maxTurns: setup.limits.maxTurns }),
+    ...(setup.limits.contextWindow === undefined ? {} : { contextWindow: setup.limits.contextWindow }),
   };
   const c =
     messages === undefined
