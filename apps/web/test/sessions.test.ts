@@ -111,7 +111,7 @@ describe('the session API', () => {
     expect(state('Write')).toEqual(['output-denied']);
     expect(waiting(message)).toEqual(['Bash']);
 
-    // Stop and start again on the same database: the history is there, the waiting Bash approval denied.
+    // Stop and start again on the same database: the history is there, the Bash approval still waits (ADR 0210).
     await cleanups.pop()?.();
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const second = await host(dir);
@@ -119,8 +119,20 @@ describe('the session API', () => {
     expect(after.messages).toHaveLength(2);
     const parts = after.messages[1].parts as Array<{ type: string; toolName?: string; state?: string }>;
     expect(parts.find((p) => p.toolName === 'Edit')?.state).toBe('output-available');
-    expect(parts.filter((p) => p.toolName === 'Bash').map((p) => p.state)).toEqual(['output-denied']);
-    expect(after.pending).toEqual([]);
+    expect(parts.filter((p) => p.toolName === 'Bash').map((p) => p.state)).toEqual(['approval-requested']);
+    expect(after.pending).toHaveLength(1);
+    expect(after.busy).toBe(false);
+    // Approving it on the restarted server runs that Bash call and the tour goes on in the same message.
+    const restored = after.messages[1] as UIMessage;
+    const answered = structuredClone(restored);
+    for (const p of answered.parts)
+      if (p.type === 'dynamic-tool' && p.state === 'approval-requested')
+        Object.assign(p, { state: 'approval-responded', approval: { id: p.approval.id, approved: true } });
+    const resumed = await second.send(id, [user, answered]);
+    expect(resumed.id).toBe(restored.id);
+    const bash = resumed.parts.filter((p) => p.type === 'dynamic-tool' && p.toolName === 'Bash');
+    expect(bash[0]?.type === 'dynamic-tool' && bash[0].state).toBe('output-available');
+    expect(resumed.parts.length).toBeGreaterThan(restored.parts.length);
   }, 60_000);
 });
 

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type AgentEvent, type CodeagentClient, type StreamInput, streamEvents } from '@codeagent/agent-core';
+import {
+  type AgentEvent,
+  type CodeagentClient,
+  type ResumeAnswer,
+  type StreamInput,
+  streamEvents,
+} from '@codeagent/agent-core';
 import type { AskResult } from '@codeagent/permission-gate';
 import { type AgentUIMessage, applyChunk } from './accumulate.js';
 import { type AgentUIChunk, createEventMapper, type EventMapper } from './mapper.js';
@@ -70,6 +76,24 @@ export interface AgentUIChatOptions {
   readonly generateId?: () => string;
   /** Runs one turn; default agent-core `streamEvents(client, input, {signal})` (tests may wrap it). */
   readonly run?: (input: StreamInput, signal: AbortSignal) => AsyncIterable<AgentEvent>;
+  /**
+   * A turn parked on approvals that the host restored from storage (the process that ran it is gone): its parts
+   * stay `approval-requested` in the last assistant message (not denied), {@link AgentUIChat.pending} lists them,
+   * and the request that answers them continues the turn through `resume` (agent-core `resumeTurnEvents`),
+   * streaming into that message. Approvals that do not match a waiting part of the last message are dropped.
+   */
+  readonly parked?: ParkedTurnOptions;
+}
+
+/** A turn parked on approvals, restored from storage: see {@link AgentUIChatOptions.parked}. */
+export interface ParkedTurnOptions {
+  /** The approvals the stored turn waits for (the input is the exact input that runs when approved). */
+  readonly approvals: readonly PendingApproval[];
+  /**
+   * Continues the turn with one request's answers, by tool call id, each with the stored input it approves (a
+   * waiting call without an answer is denied by agent-core); its events stream into the parked assistant message.
+   */
+  readonly resume: (answers: readonly ResumeAnswer[], signal: AbortSignal) => AsyncIterable<AgentEvent>;
 }
 
 /** Options of one {@link AgentUIChat.respond} call. */
@@ -123,7 +147,7 @@ interface Approval extends PendingApproval {
   answer: AskResult | undefined;
   /** The gate's ask, when it is waiting for this approval. */
   resolve: ((answer: AskResult) => void) | undefined;
-  readonly timer: ReturnType<typeof setTimeout>;
+  readonly timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 interface Turn {
@@ -185,11 +209,14 @@ function userText(message: Rec): string {
     .join('\n');
 }
 
-/** Turns tool parts left waiting for an approval (no turn is alive to resume) into denied ones. */
-function denyStale(messages: AgentUIMessage[]): boolean {
+/**
+ * Turns tool parts left waiting for an approval (no turn is alive to resume) into denied ones, except those of
+ * `kept` (a restored parked turn's message).
+ */
+function denyStale(messages: AgentUIMessage[], kept?: AgentUIMessage): boolean {
   let changed = false;
   for (const message of messages) {
-    if (message.role !== 'assistant') continue;
+    if (message.role !== 'assistant' || message === kept) continue;
     for (const part of message.parts) {
       if (part.type === 'dynamic-tool' && part.state === 'approval-requested') {
         (part as { state: string }).state = 'output-denied';
@@ -202,6 +229,135 @@ function denyStale(messages: AgentUIMessage[]): boolean {
     }
   }
   return changed;
+}
+
+/** A restored parked turn: its assistant message (in the chat's history) and the approvals its parts wait for. */
+interface Restored {
+  readonly message: AgentUIMessage;
+  readonly approvals: readonly PendingApproval[];
+  readonly resume: ParkedTurnOptions['resume'];
+}
+
+/** A turn run that continues a restored parked one: its answered approvals and its events. */
+interface ResumedRun {
+  readonly approvals: readonly Approval[];
+  readonly events: (signal: AbortSignal) => AsyncIterable<AgentEvent>;
+}
+
+/** The restored parked turn: the approvals of `parked` that a waiting part of the last assistant message shows. */
+function restoreParked(messages: AgentUIMessage[], parked: ParkedTurnOptions | undefined): Restored | null {
+  const last = messages.at(-1);
+  if (!parked || last?.role !== 'assistant' || !Array.isArray(parked.approvals)) return null;
+  const approvals = parked.approvals.filter((a) =>
+    last.parts.some(
+      (p) =>
+        p.type === 'dynamic-tool' &&
+        p.state === 'approval-requested' &&
+        p.toolCallId === a.toolCallId &&
+        p.approval?.id === a.approvalId,
+    ),
+  );
+  if (approvals.length === 0 || typeof parked.resume !== 'function') return null;
+  return { message: last, approvals, resume: parked.resume };
+}
+
+/**
+ * The answers of one request for a restored parked turn, as agent-core reads them (by tool call id, with the stored
+ * input), its parts marked answered; an answer whose approval id is not the stored one is dropped (the call is then
+ * denied for want of an answer).
+ */
+function resumeRun(r: Restored, responses: readonly ApprovalAnswer[]): ResumedRun {
+  const byCall = new Map(r.approvals.map((a) => [a.toolCallId, a]));
+  const matched = responses.filter((x) => byCall.get(x.toolCallId)?.approvalId === x.approvalId);
+  // As for a live answer: "allow always" is once only when the same answers deny a call of that tool.
+  const deniedTools = new Set(
+    matched.filter((x) => !x.approved).map((x) => byCall.get(x.toolCallId)?.toolName),
+  );
+  const answers: ResumeAnswer[] = [];
+  const approvals: Approval[] = [];
+  for (const a of r.approvals) {
+    const x = matched.find((m) => m.toolCallId === a.toolCallId);
+    const always = x?.approved === true && x.reason === ALLOW_ALWAYS_REASON && !deniedTools.has(a.toolName);
+    if (x)
+      answers.push({
+        id: a.toolCallId,
+        approved: x.approved,
+        scope: always ? 'session' : 'once',
+        input: a.input,
+      });
+    approvals.push({ ...a, answer: x?.approved === true, resolve: undefined, timer: undefined });
+    const part = r.message.parts.find((p) => p.type === 'dynamic-tool' && p.toolCallId === a.toolCallId);
+    if (part?.type === 'dynamic-tool' && x) {
+      const reason = typeof x.reason === 'string' ? { reason: x.reason.slice(0, 1000) } : {};
+      Object.assign(part, {
+        state: 'approval-responded',
+        approval: { id: x.approvalId, approved: x.approved, ...reason },
+      });
+    }
+  }
+  r.message.metadata = { ...r.message.metadata, awaitingApproval: false };
+  return { approvals, events: (signal) => r.resume(answers, signal) };
+}
+
+/** Chunks that rebuild a stored assistant message's parts on a client that has none of it (a reconnect). */
+function messageChunks(message: AgentUIMessage): AgentUIChunk[] {
+  const out: AgentUIChunk[] = [];
+  message.parts.forEach((part, i) => {
+    switch (part.type) {
+      case 'step-start':
+        out.push({ type: 'start-step' });
+        return;
+      case 'text':
+      case 'reasoning': {
+        const id = `${message.id}-stored-${i}`;
+        const kind = part.type;
+        out.push({ type: `${kind}-start`, id } as AgentUIChunk);
+        if (part.text !== '') out.push({ type: `${kind}-delta`, id, delta: part.text } as AgentUIChunk);
+        out.push({ type: `${kind}-end`, id } as AgentUIChunk);
+        return;
+      }
+      case 'dynamic-tool': {
+        const meta = part.toolMetadata !== undefined ? { toolMetadata: part.toolMetadata } : {};
+        out.push({
+          type: 'tool-input-available',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input ?? null,
+          dynamic: true,
+          ...(part.title !== undefined ? { title: part.title } : {}),
+          ...meta,
+        });
+        if (part.approval !== undefined)
+          out.push({
+            type: 'tool-approval-request',
+            approvalId: part.approval.id,
+            toolCallId: part.toolCallId,
+          });
+        if (part.state === 'output-available')
+          out.push({
+            type: 'tool-output-available',
+            toolCallId: part.toolCallId,
+            output: part.output,
+            dynamic: true,
+            ...meta,
+          });
+        else if (part.state === 'output-error')
+          out.push({
+            type: 'tool-output-error',
+            toolCallId: part.toolCallId,
+            errorText: part.errorText,
+            dynamic: true,
+            ...meta,
+          });
+        else if (part.state === 'output-denied')
+          out.push({ type: 'tool-output-denied', toolCallId: part.toolCallId });
+        return;
+      }
+      default:
+        return;
+    }
+  });
+  return out;
 }
 
 /** Sanitises stored messages into a fresh copy (drops entries that are not messages). */
@@ -247,7 +403,8 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     waiters.clear();
     for (const w of all) w();
   };
-  if (denyStale(messages)) queueMicrotask(changed);
+  let restored = restoreParked(messages, options.parked);
+  if (denyStale(messages, restored?.message)) queueMicrotask(changed);
 
   const push = (t: Turn, chunks: readonly AgentUIChunk[]) => {
     // Ticks and usage give no chunks: they must not count as progress (or a turn would never park).
@@ -391,7 +548,7 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     return out;
   };
 
-  const startTurn = (input: string, assistant: AgentUIMessage): Turn => {
+  const startTurn = (input: string, assistant: AgentUIMessage, resumed?: ResumedRun): Turn => {
     const controller = new AbortController();
     denials.clear();
     earlyAsks.clear();
@@ -414,10 +571,25 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
       done: false,
     };
     turn = t;
+    for (const a of resumed?.approvals ?? []) {
+      t.approvals.set(a.toolCallId, a);
+      if (a.answer === false) denials.set(a.toolCallId, 'user');
+    }
+    if (resumed) {
+      // A reconnect replays the whole message: what it showed before the resume, then the continuation. The
+      // answering response starts after it (its client has the message).
+      t.log.push(...messageChunks(assistant));
+      t.delivered = t.log.length;
+    }
     void (async () => {
       try {
-        for await (const event of run(input, controller.signal)) {
-          const chunks = mapper.map(event);
+        const reannounced = new Set(resumed?.approvals.map((a) => a.toolCallId));
+        const events = resumed ? resumed.events(controller.signal) : run(input, controller.signal);
+        for await (const event of events) {
+          let chunks = mapper.map(event);
+          // A resumed call's request comes again (once): its part is on the page already (answered), keep it.
+          const again = event.type === 'tool-request' && reannounced.delete(event.id);
+          if (again) chunks = [];
           if (event.type === 'tool-request') {
             t.outstanding.add(event.id);
             t.requested.add(event.id);
@@ -434,7 +606,7 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
             push(t, [...mapper.closeParts(), ...unfinished(t)]);
           }
           push(t, chunks);
-          if (event.type === 'tool-request') {
+          if (event.type === 'tool-request' && !again) {
             const early = earlyAsks.get(event.id);
             earlyAsks.delete(event.id);
             if (early) {
@@ -476,7 +648,16 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     return t;
   };
 
+  /** Gives up a restored parked turn: its waiting parts are denied (a new message, Stop). */
+  const abandonRestored = () => {
+    const r = restored;
+    if (!r) return;
+    restored = null;
+    if (denyStale([r.message])) changed();
+  };
+
   const abort = () => {
+    abandonRestored();
     const t = turn;
     if (!t || t.done) return;
     for (const a of unanswered(t)) settle(a, false, 'aborted');
@@ -633,6 +814,7 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
             abort();
             await turn.ended;
           }
+          abandonRestored();
           messages.push({
             id: typeof message.id === 'string' && message.id !== '' ? message.id : newId(),
             role: 'user',
@@ -645,6 +827,15 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
           return;
         }
         if (message.role !== 'assistant') throw new Error('expected a user or an assistant message');
+        const r = restored;
+        if (r && (turn === null || turn.done) && message.id === r.message.id) {
+          // The answers to a restored parked turn: it goes on here, in the same assistant message.
+          restored = null;
+          const resumedRun = resumeRun(r, approvalResponses(message));
+          changed();
+          await drain(startTurn('', r.message, resumedRun), write, signal);
+          return;
+        }
         const t = turn && turn.message.id === message.id ? turn : null;
         const stale = applyAnswers(t, message);
         if (t && (!t.done || t.delivered < t.log.length)) {
@@ -698,6 +889,7 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     },
     get pending() {
       const t = turn;
+      if ((!t || t.done) && restored) return restored.approvals.map((a) => ({ ...a }));
       if (!t || t.done) return [];
       return unanswered(t).map(({ approvalId, toolCallId, toolName, input }) => ({
         approvalId,

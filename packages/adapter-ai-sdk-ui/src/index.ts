@@ -12,6 +12,7 @@ export {
   createAgentUIChat,
   DEFAULT_APPROVAL_TIMEOUT_MS,
   DEFAULT_PARK_SETTLE_MS,
+  type ParkedTurnOptions,
   type PendingApproval,
   type RespondOptions,
 } from './chat.js';

@@ -10,6 +10,7 @@ import { type CompactionDecision, Compactor, summaryPromptWith } from './compact
 import { AgentCoreError } from './errors.js';
 import type { ToolResultEvent } from './events.js';
 import type { StreamInput } from './input.js';
+import type { PendingStep } from './resume-types.js';
 import { type CreateClientOptions, resolveClientOptions } from './options.js';
 import type { ToolRecord } from './session.js';
 import { type RestoredState, SessionState } from './session-state.js';
@@ -20,7 +21,7 @@ import { TurnRunner } from './turn.js';
 import type { TokenThresholds, Usage } from './usage.js';
 
 /** The rooms of one client; `stream` / `streamEvents` reach the turn runner through {@link turnRunnerOf}. */
-interface ClientRooms {
+export interface ClientRooms {
   readonly session: SessionState;
   readonly tools: ToolRunner;
   readonly turns: TurnRunner;
@@ -32,6 +33,11 @@ const rooms = new WeakMap<CodeagentClient, ClientRooms>();
 /** The turn runner of a client made by `createClient`, or `undefined` for anything else. */
 export function turnRunnerOf(client: unknown): TurnRunner | undefined {
   return rooms.get(client as CodeagentClient)?.turns;
+}
+
+/** The rooms of a client made by `createClient` (the resume path, `resume.ts`), or `undefined` for anything else. */
+export function roomsOf(client: unknown): ClientRooms | undefined {
+  return rooms.get(client as CodeagentClient);
 }
 
 /** Restores validated session state into a fresh client (`loadSession`). */
@@ -147,6 +153,16 @@ export class CodeagentClient implements PermissionGateTarget {
   /** True while a turn runs. */
   get busy(): boolean {
     return this.#turns.busy;
+  }
+
+  /**
+   * The model step the running turn is in while some of its tool calls wait for a result (a turn parked on
+   * approvals): its text, calls, the results that came and the turn's model requests so far, as plain JSON; `null`
+   * when no turn runs or no call waits. A host stores it with the history before the step, so that `resumeTurn`
+   * continues the turn from storage after a restart (ADR 0210).
+   */
+  pendingStep(): PendingStep | null {
+    return this.#turns.pendingStep();
   }
 
   /** Every compaction decision of this session, oldest first (a fresh copy, like {@link CodeagentClient.toolResults}). */

@@ -8,7 +8,9 @@ export type AgentCoreErrorCode =
   | 'invalid-session'
   | 'turn-in-progress'
   | 'callback-failed'
-  | 'compaction-failed';
+  | 'compaction-failed'
+  | 'invalid-resume'
+  | 'resume-claimed';
 
 /** The package's one error class, with a stable string `code`. */
 export class AgentCoreError extends Error {

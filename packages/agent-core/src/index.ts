@@ -49,6 +49,15 @@ export {
   type SessionData,
   type ToolRecord,
 } from './session.js';
+export { resumeTurn, resumeTurnEvents } from './resume.js';
+export type {
+  PendingCall,
+  PendingResult,
+  PendingStep,
+  ResumeAnswer,
+  ResumeInput,
+  ResumeOptions,
+} from './resume-types.js';
 export type { SkillsOptions, SlashExpansion } from './skill-wiring.js';
 export { mapStopReason, STOP_REASONS, type StopFacts, type StopReason } from './stop-reason.js';
 export { loadSession, stream, streamEvents } from './stream.js';

@@ -47,6 +47,17 @@ export function streamEvents(
   options: StreamOptions = {},
 ): AsyncIterable<AgentEvent> {
   const runner = turnRunner(client, 'streamEvents');
+  return eventIterable((deliver, signal) => runner.run(input, deliver, signal), options);
+}
+
+/**
+ * The events of a turn that `start` runs (delivering each event, under the given signal), as an async iterable;
+ * leaving the loop early aborts that signal and waits for the turn to end.
+ */
+export function eventIterable(
+  start: (deliver: (event: AgentEvent) => void, signal: AbortSignal) => Promise<unknown>,
+  options: StreamOptions = {},
+): AsyncIterable<AgentEvent> {
   return {
     [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
       const queue: AgentEvent[] = [];
@@ -63,25 +74,19 @@ export function streamEvents(
         if (outer.aborted) stop.abort(outer.reason);
         else outer.addEventListener('abort', onOuter, { once: true });
       }
-      const finished = runner
-        .run(
-          input,
-          (event) => {
-            queue.push(event);
-            if (event.type === 'end') done = true;
-            const w = wake;
-            wake = null;
-            w?.();
-          },
-          signal,
-        )
-        .finally(() => {
-          if (outer instanceof AbortSignal) outer.removeEventListener('abort', onOuter);
-          done = true;
-          const w = wake;
-          wake = null;
-          w?.();
-        });
+      const finished = start((event) => {
+        queue.push(event);
+        if (event.type === 'end') done = true;
+        const w = wake;
+        wake = null;
+        w?.();
+      }, signal).finally(() => {
+        if (outer instanceof AbortSignal) outer.removeEventListener('abort', onOuter);
+        done = true;
+        const w = wake;
+        wake = null;
+        w?.();
+      });
       return {
         async next(): Promise<IteratorResult<AgentEvent>> {
           for (;;) {

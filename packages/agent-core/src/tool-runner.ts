@@ -6,6 +6,7 @@ import {
   toolResultArtifact,
 } from '@codeagent/artifact-schema';
 import {
+  type AskResult,
   isPermissionGate,
   isShellGrammarLoaded,
   type PermissionGate,
@@ -23,7 +24,7 @@ import {
   type ToolPresenter,
   type ToolResultView,
 } from '@codeagent/render-intent';
-import type { Tool, ToolSet } from 'ai';
+import { asSchema, type Tool, type ToolSet } from 'ai';
 import { AgentCoreError, errorMessage, isAbortError } from './errors.js';
 import type { ToolResultEvent } from './events.js';
 import { abortError } from './retry.js';
@@ -406,6 +407,7 @@ export class ToolRunner {
     callId: string,
     signal: AbortSignal,
     turn: Turn,
+    answer: AskResult | undefined,
   ): Promise<ToolOutcome | undefined> {
     // A call known to fail ends before anyone is asked to approve it. Every call's precheck starts at once (a host
     // showing approvals ahead of the serial asks waits for it), while its place in the approval queue is taken now,
@@ -446,7 +448,15 @@ export class ToolRunner {
           } catch {
             return null;
           }
-          return refused ? null : gate.check({ id: callId, name: tool.name, input: args, signal });
+          return refused
+            ? null
+            : gate.check({
+                id: callId,
+                name: tool.name,
+                input: args,
+                signal,
+                ...(answer !== undefined ? { answer } : {}),
+              });
         };
         const queue = this.#approvals;
         const leave = () => {
@@ -473,12 +483,35 @@ export class ToolRunner {
     return refused;
   }
 
+  /**
+   * Runs a stored call of a resumed step (`resume.ts`) down the path of a live one: its arguments are checked
+   * against the tool's schema (they come from storage), then precheck, gate and tool as in {@link ToolRunner}'s
+   * `execute`, the gate reading `answer` instead of asking when the call still asks. An unknown tool or invalid
+   * arguments are an error result and nothing runs. The call's `tool-request` must have been delivered.
+   */
+  async runCall(name: string, input: unknown, callId: string, answer: AskResult): Promise<ToolOutcome> {
+    const tool = this.#tools.get(name);
+    const sdk = Object.hasOwn(this.#sdkTools, name) ? this.#sdkTools[name] : undefined;
+    if (!tool || !sdk) {
+      const message = `Model tried to call unavailable tool '${name}'. Available tools: ${this.names.join(', ')}.`;
+      return ToolOutcome.failure(message, message);
+    }
+    const schema = asSchema(sdk.inputSchema);
+    const checked = schema.validate ? await schema.validate(input) : { success: true as const, value: input };
+    if (!checked.success) {
+      const message = `Invalid input for tool ${name}: ${errorMessage(checked.error)}`;
+      return ToolOutcome.failure(message, message);
+    }
+    return this.#execute(tool, checked.value, callId, undefined, answer);
+  }
+
   /** Gate, then the tool; every wait is raced against the turn's abort. */
   async #execute(
     tool: AgentTool<unknown>,
     input: unknown,
     callId: string,
     sdkSignal: AbortSignal | undefined,
+    answer?: AskResult,
   ): Promise<ToolOutcome> {
     const turn = this.#turn;
     if (!turn) throw new AgentCoreError('turn-in-progress', 'tool executed outside of a turn');
@@ -511,7 +544,7 @@ export class ToolRunner {
     ) {
       this.#precheckPassed(callId);
     } else {
-      const refused = await this.#approve(tool, gate, args, intent, callId, signal, turn);
+      const refused = await this.#approve(tool, gate, args, intent, callId, signal, turn, answer);
       if (refused) return refused;
     }
     let output: unknown;

@@ -13,6 +13,7 @@ import {
 import { type Compactor, transcriptOf } from './compaction.js';
 import { AgentCoreError, classifyError, errorMessage } from './errors.js';
 import type { AgentEvent, StreamResult } from './events.js';
+import type { PendingStep } from './resume-types.js';
 import { type StreamInput, toUserMessage } from './input.js';
 import { abortError, type resolveRetry, withRetry } from './retry.js';
 import type { SessionState } from './session-state.js';
@@ -156,7 +157,7 @@ export class Turn {
 }
 
 /** What a turn accumulates over its model requests. */
-interface TurnTotals {
+export interface TurnTotals {
   text: string;
   finishReason: string | undefined;
   rawFinish: string | undefined;
@@ -174,6 +175,12 @@ export class Attempt {
   stepsDone = 0;
   /** Tool calls of the current step still waiting for a result. */
   pending = new Set<string>();
+  /** Where the current step's text starts in the turn's text. */
+  stepTextFrom = 0;
+  /** The current step's tool calls, in the order the model made them (arguments with `_intent`). */
+  stepCalls: Array<{ id: string; name: string; arguments: unknown }> = [];
+  /** Results of the current step's calls that came so far. */
+  stepResults = new Map<string, { value: string; isError: boolean }>();
   streamError: unknown;
   aborted = false;
   budgetExceeded = false;
@@ -256,6 +263,8 @@ export interface TurnRunnerParts {
 export class TurnRunner {
   readonly #p: TurnRunnerParts;
   #current: Turn | null = null;
+  /** The running attempt and the turn's text so far (for {@link TurnRunner.pendingStep}). */
+  #now: { attempt: Attempt; totals: TurnTotals } | null = null;
 
   constructor(parts: TurnRunnerParts) {
     this.#p = parts;
@@ -267,11 +276,57 @@ export class TurnRunner {
   }
 
   /**
+   * The model step the running turn is in, when some of its tool calls still wait for a result (e.g. on an
+   * approval): its text, its calls, the results that came, and the model requests of the turn so far; else `null`.
+   */
+  pendingStep(): PendingStep | null {
+    const now = this.#now;
+    if (this.#current === null || now === null) return null;
+    const { attempt, totals } = now;
+    const calls = attempt.stepCalls;
+    if (calls.length === 0 || calls.every((c) => attempt.stepResults.has(c.id))) return null;
+    const results: PendingStep['results'][number][] = [];
+    for (const c of calls) {
+      const r = attempt.stepResults.get(c.id);
+      if (r) results.push({ id: c.id, value: r.value, isError: r.isError });
+    }
+    return {
+      text: totals.text.slice(attempt.stepTextFrom),
+      calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: structuredCloneSafe(c.arguments) })),
+      results,
+      requests: this.#p.maxTurns - attempt.stepsLeft + attempt.stepsDone + 1,
+    };
+  }
+
+  /**
    * Runs one turn, delivering its events to `deliver`; always resolves. `liveOutput: false` (nobody listens to
    * `tool-output`) hands tools a no-op `ctx.output`.
    */
   async run(
     input: StreamInput,
+    deliver: (e: AgentEvent) => void,
+    userSignal?: AbortSignal,
+    liveOutput = true,
+  ): Promise<StreamResult> {
+    return this.runWith(
+      async (turn) => {
+        const expanded = (await this.#p.skills?.expand(input, turn.emit)) ?? input;
+        return { base: [...this.#p.session.history, toUserMessage(expanded)], stepsLeft: this.#p.maxTurns };
+      },
+      deliver,
+      userSignal,
+      liveOutput,
+    );
+  }
+
+  /**
+   * Runs one turn whose first model request goes out over the history `begin` returns (a new user message, or a
+   * resumed step with its tool results: `resume.ts`), with `stepsLeft` model requests; always resolves. A `begin`
+   * that throws ends the turn through the error path with the history unchanged; `stepsLeft` 0 ends it at
+   * `max_turns` with that history and no request.
+   */
+  async runWith(
+    begin: (turn: Turn, totals: TurnTotals) => Promise<{ base: ModelMessage[]; stepsLeft: number }>,
     deliver: (e: AgentEvent) => void,
     userSignal?: AbortSignal,
     liveOutput = true,
@@ -304,14 +359,15 @@ export class TurnRunner {
     let last: Attempt | null = null;
     let failure: { error: unknown } | null = null;
     try {
+      // The skills hint is part of the system prompt of every turn, a resumed one too.
       await this.#p.skills?.loadHint();
-      const expanded = (await this.#p.skills?.expand(input, turn.emit)) ?? input;
-      last = await this.#attempt(
-        turn,
-        totals,
-        [...session.history, toUserMessage(expanded)],
-        this.#p.maxTurns,
-      );
+      const start = await begin(turn, totals);
+      if (start.stepsLeft <= 0) {
+        // The budget went to earlier requests of this turn (a resumed step): its results are kept, nothing is asked.
+        last = new Attempt(start.base, 0);
+        totals.finishReason = 'tool-calls';
+        totals.rawFinish = 'tool-calls';
+      } else last = await this.#attempt(turn, totals, start.base, start.stepsLeft);
       const retry = this.#afterPromptTooLong(turn, last);
       if (retry) last = await this.#attempt(turn, totals, retry, last.stepsLeft - last.stepsDone);
       if (last.streamError !== undefined && !last.budgetExceeded && !turn.signal.aborted) {
@@ -325,6 +381,7 @@ export class TurnRunner {
       userSignal?.removeEventListener('abort', onUserAbort);
       tools.end();
       this.#current = null;
+      this.#now = null;
     }
     return this.#finish(turn, totals, last, failure, userSignal?.aborted === true);
   }
@@ -332,6 +389,7 @@ export class TurnRunner {
   /** One `streamText` run: every part of `fullStream` goes through {@link TurnRunner.consume}. */
   async #attempt(turn: Turn, totals: TurnTotals, base: ModelMessage[], stepsLeft: number): Promise<Attempt> {
     const attempt = new Attempt(base, stepsLeft);
+    this.#now = { attempt, totals };
     const model = withRetry(this.#p.model, this.#p.retry, (message) =>
       turn.emit({ type: 'error', message, recovered: true }),
     );
@@ -441,10 +499,16 @@ export class TurnRunner {
         return;
       case 'start-step':
         attempt.pending = new Set();
+        attempt.stepTextFrom = totals.text.length;
+        attempt.stepCalls = [];
+        attempt.stepResults = new Map();
         return;
       case 'tool-call': {
         const id = part.toolCallId;
         attempt.pending.add(id);
+        // A provider-executed call (a provider's own tool) is answered by the provider, not by this loop.
+        if (part.providerExecuted !== true)
+          attempt.stepCalls.push({ id, name: part.toolName, arguments: part.input });
         const { intent, args } = splitIntent(part.input);
         // A valid call was checked against the tool's schema by the SDK; an invalid one is checked again.
         const view = this.#p.tools.presentCall(id, part.toolName, args, part.invalid !== true);
@@ -456,12 +520,9 @@ export class TurnRunner {
       case 'tool-result': {
         attempt.pending.delete(part.toolCallId);
         const out: unknown = part.output;
-        this.#present(
-          turn,
-          part.toolCallId,
-          part.toolName,
-          out instanceof ToolOutcome ? out : new ToolOutcome(normalizeToolOutput(out)),
-        );
+        const outcome = out instanceof ToolOutcome ? out : new ToolOutcome(normalizeToolOutput(out));
+        attempt.stepResults.set(part.toolCallId, { value: outcome.result.value, isError: outcome.isError });
+        this.present(turn, part.toolCallId, part.toolName, outcome);
         return;
       }
       case 'tool-error': {
@@ -469,7 +530,8 @@ export class TurnRunner {
         if (turn.signal.aborted) return;
         // Exactly the text the SDK sends the model for this error.
         const message = getErrorMessage(part.error);
-        this.#present(turn, part.toolCallId, part.toolName, ToolOutcome.failure(message, message));
+        attempt.stepResults.set(part.toolCallId, { value: message, isError: true });
+        this.present(turn, part.toolCallId, part.toolName, ToolOutcome.failure(message, message));
         return;
       }
       case 'finish-step': {
@@ -497,7 +559,7 @@ export class TurnRunner {
   }
 
   /** A finished call: result card, stored record, `tool-result` event. */
-  #present(turn: Turn, id: string, name: string, out: ToolOutcome): void {
+  present(turn: Turn, id: string, name: string, out: ToolOutcome): void {
     const { tools, session } = this.#p;
     const call = turn.takeCall(id);
     const record = tools.presentResult(id, name, call?.input, call?.view, out.result, out.isError);
@@ -611,6 +673,15 @@ export class TurnRunner {
     }
     if (failure !== undefined) throw failure;
     return text;
+  }
+}
+
+/** A JSON copy of a call's arguments (a model's arguments are JSON; anything else is dropped to `null`). */
+function structuredCloneSafe(value: unknown): unknown {
+  try {
+    return value === undefined ? null : JSON.parse(JSON.stringify(value));
+  } catch {
+    return null;
   }
 }
 

@@ -26,6 +26,8 @@ describe('public surface', () => {
         'parseSession',
         'presentationMeta',
         'registerToolMeta',
+        'resumeTurn',
+        'resumeTurnEvents',
         'stream',
         'streamEvents',
         'tokenThresholds',

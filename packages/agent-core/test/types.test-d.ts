@@ -7,6 +7,11 @@ import {
   type CompactionDecision,
   type DroppedItem,
   defineTool,
+  type PendingStep,
+  type ResumeAnswer,
+  type ResumeOptions,
+  resumeTurn,
+  resumeTurnEvents,
   type StopReason,
   type StreamCallbacks,
   type StreamResult,
@@ -104,5 +109,19 @@ describe('types', () => {
       capability: 'admin',
       execute: () => '',
     });
+  });
+
+  it('resuming a parked turn: answers, options and results are typed like a turn', () => {
+    expectTypeOf<ResumeAnswer['scope']>().toEqualTypeOf<'once' | 'session' | undefined>();
+    expectTypeOf<ResumeAnswer['approved']>().toEqualTypeOf<boolean>();
+    expectTypeOf<PendingStep['calls'][number]>().toHaveProperty('arguments').toEqualTypeOf<unknown>();
+    expectTypeOf<ResumeOptions['claim']>().toEqualTypeOf<
+      (() => boolean | PromiseLike<boolean>) | undefined
+    >();
+    expectTypeOf(resumeTurn).returns.toEqualTypeOf<Promise<StreamResult>>();
+    expectTypeOf(resumeTurnEvents).returns.toEqualTypeOf<AsyncIterable<AgentEvent>>();
+    // @ts-expect-error a scope is once or session, never a whole tool
+    const bad: ResumeAnswer = { id: 'c', approved: true, input: {}, scope: 'tool' };
+    void bad;
   });
 });

@@ -413,6 +413,29 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
     return grant;
   }
 
+  /** The outcome of an ask answered with `value` (the callback's, or one given with the request). */
+  function answered(name: string, value: unknown, scope: GrantScope | null): CheckResult {
+    const r = readAskResult(value);
+    if (!r.allowed)
+      return { allowed: false, reason: ASK_REASONS[r.outcome], source: { kind: 'ask', outcome: r.outcome } };
+    if (r.scope === 'session' && scope !== null) {
+      const grant = addGrant(name, scope);
+      return {
+        allowed: true,
+        reason: `approved by the user for this session: ${describeGrantScope(name, grant)}`,
+        source: { kind: 'ask', outcome: 'approved', scope: 'session' },
+      };
+    }
+    return {
+      allowed: true,
+      reason:
+        r.scope === 'session'
+          ? 'approved by the user once (this call asks every time, so no session grant was kept)'
+          : 'approved by the user once',
+      source: { kind: 'ask', outcome: 'approved', scope: 'once' },
+    };
+  }
+
   async function askHost(request: CheckRequest, ask: AskCallback, e: Evaluation): Promise<CheckResult> {
     const { name, input, id, signal } = request;
     const deny = (outcome: Exclude<AskOutcome, 'approved'>, detail?: string): CheckResult => ({
@@ -446,24 +469,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
       const value = await Promise.race(pending);
       if (value === TIMEOUT) return deny('timeout', `no answer within ${timeoutMs} ms`);
       if (value === ABORTED) return deny('aborted');
-      const r = readAskResult(value);
-      if (!r.allowed) return deny(r.outcome);
-      if (r.scope === 'session' && scope !== null) {
-        const grant = addGrant(name, scope);
-        return {
-          allowed: true,
-          reason: `approved by the user for this session: ${describeGrantScope(name, grant)}`,
-          source: { kind: 'ask', outcome: 'approved', scope: 'session' },
-        };
-      }
-      return {
-        allowed: true,
-        reason:
-          r.scope === 'session'
-            ? 'approved by the user once (this call asks every time, so no session grant was kept)'
-            : 'approved by the user once',
-        source: { kind: 'ask', outcome: 'approved', scope: 'once' },
-      };
+      return answered(name, value, scope);
     } catch (e) {
       return deny('threw', errorMessage(e));
     } finally {
@@ -498,6 +504,16 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
               reason: `granted for this session: ${describeGrantScope(name, grant)}`,
               source: { kind: 'grant', scope: 'session', id: grant.id },
             };
+          }
+          // An answer the user gave earlier to this same call (a resumed turn) stands in for asking again.
+          if (request.answer !== undefined) {
+            if (request.signal?.aborted)
+              return {
+                allowed: false,
+                reason: ASK_REASONS.aborted,
+                source: { kind: 'ask', outcome: 'aborted' },
+              };
+            return answered(name, request.answer, scopeFor(name, input, e));
           }
           const ask = state.ask;
           if (ask === null) {

@@ -211,6 +211,14 @@ export interface CheckRequest {
   readonly input: unknown;
   /** Aborting denies a pending ask. */
   readonly signal?: AbortSignalLike;
+  /**
+   * The user's answer to an earlier ask about this very call (a parked turn continued from storage): when the call
+   * still asks, it is read like the ask callback's value instead of asking again. It only answers an `ask`: a call
+   * that is denied now (a deny rule, a mode switched since) stays denied, and one allowed now runs. Read as strictly
+   * as a callback's value: only `true` or `{allow: true, scope}` allows, and a `session` scope grants only what a
+   * live ask would have granted.
+   */
+  readonly answer?: AskResult;
 }
 
 /** The asynchronous result of `gate.check`. */

@@ -102,10 +102,18 @@ export function opUpdate(
         conflict: { actualVersion: r.version },
       },
     );
+  if (patch.owner !== undefined && r.turn?.state !== 'running')
+    throw new SessionStoreError('conflict', `session "${id}" has no running turn to take over`, {
+      sessionId: id,
+      conflict: { actualVersion: r.version },
+    });
+  const owner =
+    patch.owner === undefined || patch.owner === null ? patch.owner : String(patch.owner).slice(0, 500);
   return {
     ...r,
     version: r.version + 1,
     updatedAt: stamp(clock, r.updatedAt),
+    ...(owner !== undefined && r.turn !== null ? { turn: { ...r.turn, owner } } : {}),
     ...(patch.title !== undefined ? { title: checkTitle(patch.title, id) } : {}),
     ...(patch.meta !== undefined ? { meta: checkMeta(patch.meta, id) } : {}),
     ...(patch.agent !== undefined

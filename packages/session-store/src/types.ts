@@ -114,6 +114,12 @@ export interface SessionPatch {
    * a running turn is only ended through {@link SessionStore.endTurn}.
    */
   readonly turn?: null;
+  /**
+   * A new owner of the running turn: an instance taking over a turn whose owner is gone (a turn parked on approvals,
+   * continued elsewhere). Checked like every update by the version read, so of two instances racing for one turn
+   * exactly one becomes its owner; `conflict` when no turn is running.
+   */
+  readonly owner?: string | null;
 }
 
 /** What {@link SessionStore.beginTurn} needs. */

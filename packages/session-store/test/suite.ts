@@ -206,6 +206,32 @@ export function storeSuite(name: string, harness: Harness): void {
       expect(stored?.pending.every((p) => p.answer !== null)).toBe(true);
     });
 
+    it('hands a running turn to a new owner at the version read: of two racing instances one wins', async () => {
+      const store = await open();
+      const other = await reopen();
+      const s = await store.create({ id: 'o', title: 'x' });
+      await rejects(store.update('o', s.version, { owner: 'web:b' }), 'conflict');
+      const begun = await store.beginTurn('o', s.version, { turnId: 't', owner: 'web:a', prompt: 'p' });
+      const stepped = await store.appendStep('o', { turnId: 't', seq: 0, step: { parked: true } });
+      const race = await Promise.allSettled([
+        store.update('o', stepped.version, { owner: 'web:b', pending: [] }),
+        other.update('o', stepped.version, { owner: 'web:c', pending: [] }),
+      ]);
+      expect(race.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const now = await other.get('o');
+      const winner = race[0].status === 'fulfilled' ? 'web:b' : 'web:c';
+      // The turn, its id and its steps stay; only the owner changed.
+      expect(now?.turn).toMatchObject({
+        id: 't',
+        state: 'running',
+        owner: winner,
+        steps: [{ parked: true }],
+      });
+      expect(begun.turn?.owner).toBe('web:a');
+      const ended = await store.endTurn('o', { turnId: 't', state: 'done' });
+      await rejects(store.update('o', ended.version, { owner: 'web:d' }), 'conflict');
+    });
+
     it('deletes only at the version named; deleting nothing is false', async () => {
       const store = await open();
       await store.create({ id: 'd', title: 'x' });

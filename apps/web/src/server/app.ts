@@ -134,7 +134,12 @@ export function createApp(options: AppOptions): Hono {
     const live = isSessionId(id) ? await sessions.open(id) : undefined;
     if (!live) return c.text('no such session', 404);
     if ('remote' in live) return c.text(REMOTE, 409);
-    live.chat.abort();
+    try {
+      await sessions.abort(live);
+    } catch (error) {
+      if (error instanceof SessionBusyError) return c.text(error.message, 409);
+      throw error;
+    }
     return c.json({ aborted: true });
   });
   // useChat's resume: the running turn replayed from its start (204 when none runs).
@@ -169,6 +174,17 @@ export function createApp(options: AppOptions): Hono {
         stream: sessions.followRemote(id, last, { signal: c.req.raw.signal, answered }),
       });
     }
+    // Answers to a turn restored parked (its instance is gone): this instance takes it over in the store and resumes
+    // it, unless another one took it first; then this response follows the turn there.
+    if (
+      live.parked !== null &&
+      isRec(last) &&
+      last.role === 'assistant' &&
+      !(await sessions.claimParked(live))
+    )
+      return createUIMessageStreamResponse({
+        stream: sessions.followRemote(id, last, { signal: c.req.raw.signal }),
+      });
     // The first user message names the session, unless it was renamed (in the write that starts the turn).
     try {
       await sessions.beginTurn(live, last);

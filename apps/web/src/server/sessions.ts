@@ -1,6 +1,13 @@
 import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 import { type AgentUIChat, type AgentUIMessage, createAgentUIChat } from '@codeagent/adapter-ai-sdk-ui';
-import { type CodeagentClient, createClient, loadSession, streamEvents } from '@codeagent/agent-core';
+import {
+  type AgentEvent,
+  type CodeagentClient,
+  createClient,
+  loadSession,
+  resumeTurnEvents,
+  streamEvents,
+} from '@codeagent/agent-core';
 import { installPermissionGate, PERMISSION_MODES, type PermissionMode } from '@codeagent/permission-gate';
 import {
   appendTurnSteps,
@@ -12,6 +19,7 @@ import {
 } from '@codeagent/session-store';
 import { type BuiltinToolkit, createBuiltinToolkit } from '@codeagent/tools';
 import type { HostConfig } from './config.js';
+import { parkedEntry, type StoredParkedTurn, storedParkedTurn } from './parked.js';
 import { followRemoteTurn } from './remote.js';
 import type { OpenedStore, SessionSummary } from './store.js';
 
@@ -36,6 +44,15 @@ export interface LiveSession {
   hasSnapshot: boolean;
   /** Set when the session was opened with an interrupted turn (a killed instance): its saved steps count. */
   readonly interrupted: { steps: number } | null;
+  /**
+   * A turn parked on approvals whose instance is gone, restored from storage and not yet taken by this one: shown
+   * waiting; the first answer takes it over ({@link SessionManager.claimParked}) and resumes it here.
+   */
+  parked: StoredParkedTurn | null;
+  /** The parked step last stored for this instance's turn (JSON), so a park is stored once. */
+  parkedAt: string | null;
+  /** The server stops with this session's turn parked: it is left in storage as it is, for the next start. */
+  shelved: boolean;
 }
 
 /** A session whose turn runs on another instance (on a shared database): shown from storage, not run here. */
@@ -88,6 +105,11 @@ function markInterrupted(ui: JsonValue | null): JsonValue {
     last.metadata = { ...meta, awaitingApproval: false, stopReason: 'interrupted' };
   }
   return messages;
+}
+
+/** The tool name of call `id` of a parked step. */
+function nameOf(parked: StoredParkedTurn, id: string): string {
+  return parked.step.calls.find((c) => c.id === id)?.name ?? '';
 }
 
 /** The text of a client-sent user message (untrusted), for the stored turn prompt. */
@@ -228,6 +250,21 @@ export class SessionManager {
 
   /** Stores the UI history (and waiting approvals) of this instance's turn; retried once over a rename elsewhere. */
   #saveUi(live: LiveSession, messages: readonly AgentUIMessage[]): void {
+    // A restored parked turn is stored as its instance left it until this one takes it (or stops with it).
+    if (live.parked !== null || live.shelved) return;
+    const turn = live.turn;
+    if (turn !== null && messages.at(-1)?.metadata?.awaitingApproval === true) {
+      // The turn parks: its step goes with the approvals, so another instance can continue it (ADR 0210).
+      const step = live.client.pendingStep();
+      const text = step === null ? null : JSON.stringify(step);
+      if (step !== null && text !== live.parkedAt) {
+        live.parkedAt = text;
+        const seq = turn.seq++;
+        void this.#write(live, () =>
+          this.store.appendStep(live.id, { turnId: turn.id, seq, step: parkedEntry(step) }),
+        ).catch(() => undefined);
+      }
+    }
     const ui = JSON.parse(JSON.stringify(messages)) as JsonValue;
     const pending = live.chat.pending.map((p) => ({
       approvalId: p.approvalId,
@@ -246,6 +283,8 @@ export class SessionManager {
         if (!isSessionStoreError(error, 'conflict')) throw error;
         const now = await this.store.get(live.id);
         if (!now || (live.turn !== null && now.turn?.id !== live.turn.id)) throw error;
+        // Another instance took this turn over (this one was thought gone): its history is not overwritten.
+        if (live.turn !== null && now.turn?.owner !== this.opened.instance) throw error;
         return this.store.update(live.id, now.version, { ui, pending });
       }
     }).catch(() => undefined);
@@ -283,6 +322,13 @@ export class SessionManager {
           .map((p) => ({ approvalId: p.approvalId, toolCallId: p.toolCallId })),
       };
     }
+    // A turn parked on approvals is not lost with its instance: shown waiting, continued here on the answer.
+    const parked = foreign ? storedParkedTurn(record) : null;
+    if (parked) {
+      const again = this.live.get(id);
+      if (again) return again;
+      return this.#build(record, parked);
+    }
     if (foreign && turn) {
       try {
         record = await this.store.endTurn(id, {
@@ -300,7 +346,7 @@ export class SessionManager {
     return this.#build(record);
   }
 
-  #build(record: SessionRecord): LiveSession {
+  #build(record: SessionRecord, parked: StoredParkedTurn | null = null): LiveSession {
     const id = record.id;
     const mode: PermissionMode = isPermissionMode(record.meta.mode) ? record.meta.mode : 'default';
     const toolkit = createBuiltinToolkit({ cwd: this.config.cwd });
@@ -313,30 +359,66 @@ export class SessionManager {
       contextWindow,
       maxOutputTokens,
     };
-    // An interrupted turn's saved steps rejoin the conversation the model sees.
+    // An interrupted turn's saved steps rejoin the conversation the model sees; so do a parked turn's, whose parked
+    // step is then continued on top of them.
     const interruptedTurn = record.turn?.state === 'interrupted' ? record.turn : null;
-    const { agent, steps } = appendTurnSteps(record.agent, interruptedTurn);
+    const { agent, steps } = appendTurnSteps(record.agent, parked ? record.turn : interruptedTurn);
     let client: CodeagentClient;
+    let restoredParked = parked;
     try {
       client = agent === null ? createClient(options) : loadSession(agent, options);
     } catch {
       // A damaged agent session: the UI history stays readable, the conversation starts afresh.
       client = createClient(options);
+      restoredParked = null;
     }
     const stored = Array.isArray(record.ui) ? record.ui : [];
     let session: LiveSession | undefined;
     const recorder = createStepRecorder((step) => {
       const s = session as LiveSession;
       const turn = s.turn;
-      if (turn === null) return;
+      if (turn === null || s.shelved) return;
       const seq = turn.seq++;
       void this.#write(s, () =>
         this.store.appendStep(id, { turnId: turn.id, seq, step: step as unknown as JsonValue }),
       ).catch(() => undefined);
     });
+    /** Events of the turn, as the step recorder and the chat see them. */
+    const recorded = (events: AsyncIterable<AgentEvent>) =>
+      (async function* () {
+        for await (const event of events) {
+          recorder.record(event);
+          yield event;
+        }
+      })();
     const chat = createAgentUIChat({
       client,
       messages: stored as unknown as AgentUIMessage[],
+      ...(restoredParked
+        ? {
+            parked: {
+              approvals: restoredParked.approvals,
+              resume: (answers, signal) => {
+                const p = restoredParked as StoredParkedTurn;
+                // The step being continued is recorded whole: what it had done, then what runs now.
+                recorder.reset();
+                if (p.step.text !== '') recorder.record({ type: 'delta', text: p.step.text });
+                for (const c of p.step.calls) recorder.record({ type: 'tool-request', ...c });
+                for (const r of p.step.results)
+                  recorder.record({ type: 'tool-result', name: nameOf(p, r.id), ...r });
+                const s = session as LiveSession;
+                return recorded(
+                  resumeTurnEvents(
+                    client,
+                    { step: p.step, answers },
+                    // Only a turn this instance took over in the store runs here (ADR 0210).
+                    { signal, claim: () => s.parked === null && s.turn?.id === p.turnId },
+                  ),
+                );
+              },
+            },
+          }
+        : {}),
       ...(this.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: this.approvalTimeoutMs } : {}),
       // A person answers approvals: 100 ms more before the dock appears batches the calls of one model step.
       parkSettleMs: 100,
@@ -344,17 +426,12 @@ export class SessionManager {
       interruptOnDisconnect: false,
       run: (input, signal) => {
         recorder.reset();
-        const events = streamEvents(client, input, { signal });
-        return (async function* () {
-          for await (const event of events) {
-            recorder.record(event);
-            yield event;
-          }
-        })();
+        return recorded(streamEvents(client, input, { signal }));
       },
       onChange: (messages) => this.#saveUi(session as LiveSession, messages),
       onTurnEnd: () => {
         const s = session as LiveSession;
+        if (s.shelved) return;
         const turn = s.turn;
         s.turn = null;
         const ui = JSON.parse(JSON.stringify(chat.messages)) as JsonValue;
@@ -381,7 +458,15 @@ export class SessionManager {
       mode,
       cwd: this.config.cwd,
       rules: { deny: [...this.config.deny] },
-      ask: chat.ask,
+      // An answer is taken in the store before the call runs: a turn whose instance dies after this is not
+      // continued elsewhere, and one another instance took over runs nothing here.
+      ask: async (name, input, callId) => {
+        const answer = await chat.ask(name, input, callId);
+        const s = session as LiveSession;
+        if (s.shelved) return false;
+        if (callId === undefined || s.turn === null) return answer;
+        return (await this.#take(s, callId)) ? answer : false;
+      },
     });
     session = {
       id,
@@ -396,9 +481,103 @@ export class SessionManager {
       hasSnapshot: record.agent !== null,
       relayed: new Set(),
       interrupted: interruptedTurn === null ? null : { steps },
+      parked: restoredParked,
+      parkedAt: null,
+      shelved: false,
     };
     this.live.set(id, session);
     return session;
+  }
+
+  /**
+   * Takes the stored approval of call `toolCallId` of this instance's turn (the answer came): false when the turn is
+   * no longer this instance's (another one took it over), so the call is denied here.
+   */
+  #take(live: LiveSession, toolCallId: string): Promise<boolean> {
+    const turnId = live.turn?.id;
+    const run = live.queue.then(async () => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const r = await this.#get(live.id);
+        const t = r?.turn;
+        if (!r || !t || t.id !== turnId || t.state !== 'running' || t.owner !== this.opened.instance)
+          return false;
+        if (!r.pending.some((p) => p.toolCallId === toolCallId)) return true;
+        try {
+          const written = await this.store.update(live.id, r.version, {
+            pending: r.pending.filter((p) => p.toolCallId !== toolCallId),
+          });
+          live.version = written.version;
+          return true;
+        } catch (error) {
+          if (!isSessionStoreError(error, 'conflict')) throw error;
+        }
+      }
+      return false;
+    });
+    live.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    // A store that cannot record the answer denies the call (fail closed).
+    return run.catch(() => false);
+  }
+
+  /**
+   * Takes over the restored parked turn of `live` in the store: one checked write names this instance its owner and
+   * takes its approvals, so of two instances answering at once exactly one continues it. True when this instance
+   * has it (or nothing was parked); false when another instance took it or it ended.
+   */
+  async claimParked(live: LiveSession): Promise<boolean> {
+    const parked = live.parked;
+    if (parked === null) return true;
+    await live.queue;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const r = await this.#get(live.id);
+      const t = r?.turn;
+      if (!r || !t || t.id !== parked.turnId || t.state !== 'running' || t.owner !== parked.owner)
+        return false;
+      try {
+        const written = await this.store.update(live.id, r.version, {
+          owner: this.opened.instance,
+          pending: [],
+        });
+        live.version = written.version;
+        live.turn = { id: parked.turnId, seq: t.steps.length };
+        live.parked = null;
+        return true;
+      } catch (error) {
+        if (!isSessionStoreError(error, 'conflict')) throw error;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Gives up a restored parked turn (a new message, Stop): taken over first, then ended interrupted with its
+   * approvals denied. `SessionBusyError` when another instance took it.
+   */
+  async #abandonParked(live: LiveSession): Promise<void> {
+    if (live.parked === null) return;
+    if (!(await this.claimParked(live)))
+      throw new SessionBusyError(
+        'another instance of the web host continues this turn; wait for it to end, then reload',
+      );
+    live.chat.abort();
+    const turn = live.turn;
+    live.turn = null;
+    // The next turn's write stores the conversation as this instance has it (the parked turn's steps included).
+    live.hasSnapshot = false;
+    if (turn === null) return;
+    const ui = JSON.parse(JSON.stringify(live.chat.messages)) as JsonValue;
+    await this.#write(live, () =>
+      this.store.endTurn(live.id, { turnId: turn.id, state: 'interrupted', ui: markInterrupted(ui) }),
+    ).catch(() => undefined);
+  }
+
+  /** Stop: interrupts the running turn, or gives up a restored parked one. */
+  async abort(live: LiveSession): Promise<void> {
+    if (live.parked !== null) await this.#abandonParked(live);
+    live.chat.abort();
   }
 
   /**
@@ -407,6 +586,7 @@ export class SessionManager {
    */
   async beginTurn(live: LiveSession, message: unknown): Promise<void> {
     if (!isRec(message) || message.role !== 'user') return;
+    await this.#abandonParked(live);
     if (live.chat.busy) {
       // A new user message interrupts this instance's running turn (its waiting approvals deny), as the chat would.
       live.chat.abort();
@@ -509,6 +689,16 @@ export class SessionManager {
   async close(): Promise<void> {
     this.unsubscribe();
     for (const live of this.live.values()) {
+      await live.queue;
+      // A turn that only waits for approvals, with its park stored, is left parked for the next start (ADR 0210).
+      const step = live.client.pendingStep();
+      if (
+        live.turn !== null &&
+        live.chat.pending.length > 0 &&
+        step !== null &&
+        JSON.stringify(step) === live.parkedAt
+      )
+        live.shelved = true;
       live.chat.abort();
       await live.chat.idle();
       await live.queue;
