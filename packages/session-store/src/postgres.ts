@@ -2,7 +2,14 @@ import pg from 'pg';
 import type { Mutation } from './base.js';
 import { SessionStoreError } from './errors.js';
 import { migrate, type Row, type SqlClient, type SqlDriver, SqlStore, type SqlStoreOptions } from './sql.js';
-import type { SessionChange, SessionRecord, SessionStore } from './types.js';
+import type {
+  EventLogStore,
+  ReadEventsOptions,
+  SessionChange,
+  SessionRecord,
+  TurnEvent,
+  TurnEventsChange,
+} from './types.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions extends SqlStoreOptions {
@@ -25,8 +32,8 @@ export interface PostgresStoreOptions extends SqlStoreOptions {
   readonly applicationName?: string;
 }
 
-/** The PostgreSQL store: a {@link SessionStore} that can also tell which instances are connected. */
-export interface PostgresSessionStore extends SessionStore {
+/** The PostgreSQL store: a session store with a turn event log that can also tell which instances are connected. */
+export interface PostgresSessionStore extends EventLogStore {
   /**
    * The `application_name`s connected to the database now, of this instance too. An instance killed with
    * SIGKILL drops out as soon as the server sees its sockets close, so a host uses this to tell whether the owner of
@@ -37,6 +44,12 @@ export interface PostgresSessionStore extends SessionStore {
 
 /** The channel every write is announced on (`NOTIFY codeagent_sessions, '{"id":…,"version":…}'`). */
 export const NOTIFY_CHANNEL = 'codeagent_sessions';
+
+/**
+ * The channel every event append is announced on (`NOTIFY codeagent_events, '{"id":…,"turnId":…,"seq":…}'`): only
+ * where to read, never the events (a payload stays far below PostgreSQL's 8000-byte limit whatever was logged).
+ */
+export const EVENTS_CHANNEL = 'codeagent_events';
 
 /** Shows a database URL without its password. */
 export function redactUrl(url: string): string {
@@ -145,6 +158,7 @@ class PostgresStore extends SqlStore implements PostgresSessionStore {
   #listening: Promise<void> | undefined;
   #closed = false;
   readonly #seen = new Set<string>();
+  readonly #seenEvents = new Set<string>();
 
   constructor(driver: PostgresDriver, options: PostgresStoreOptions) {
     super(driver, options);
@@ -209,6 +223,44 @@ class PostgresStore extends SqlStore implements PostgresSessionStore {
     await c.query('SELECT pg_notify(?, ?)', [NOTIFY_CHANNEL, JSON.stringify({ id, version })]);
   }
 
+  protected override async afterAppend(c: SqlClient, change: TurnEventsChange): Promise<void> {
+    await c.query('SELECT pg_notify(?, ?)', [EVENTS_CHANNEL, JSON.stringify(change)]);
+  }
+
+  protected override runAppend(
+    append: () => Promise<{ next: number; change: TurnEventsChange | null }>,
+  ): Promise<number> {
+    // A retry after a lost COMMIT finds the same events stored and is a no-op (see appendEvents).
+    return super.runAppend(() => this.#retry(append));
+  }
+
+  override readEvents(id: string, options: ReadEventsOptions): Promise<TurnEvent[]> {
+    return this.#retry(() => super.readEvents(id, options));
+  }
+
+  override lastEventSeq(id: string, turnId: string): Promise<number> {
+    return this.#retry(() => super.lastEventSeq(id, turnId));
+  }
+
+  override pruneEvents(...args: Parameters<SqlStore['pruneEvents']>): Promise<number> {
+    return this.#retry(() => super.pruneEvents(...args));
+  }
+
+  protected override notifyEvents(change: TurnEventsChange): void {
+    // With a listener up, every append (this process's too) arrives through NOTIFY; report each once.
+    const key = `${change.id}:${change.turnId}:${change.seq}`;
+    if (this.#seenEvents.has(key)) return;
+    this.#seenEvents.add(key);
+    if (this.#seenEvents.size > 10_000) this.#seenEvents.clear();
+    super.notifyEvents(change);
+  }
+
+  override subscribeEvents(listener: (change: TurnEventsChange) => void): () => void {
+    const off = super.subscribeEvents(listener);
+    this.#listening ??= this.#listen();
+    return off;
+  }
+
   protected override notify(change: SessionChange): void {
     // With a listener up, every write (this process's too) arrives through NOTIFY; report each once.
     const key = `${change.id}:${change.version}`;
@@ -239,16 +291,32 @@ class PostgresStore extends SqlStore implements PostgresSessionStore {
         });
         await client.connect();
         client.on('notification', (message) => {
-          if (message.channel !== NOTIFY_CHANNEL || message.payload === undefined) return;
+          if (message.payload === undefined) return;
           try {
-            const data = JSON.parse(message.payload) as { id?: unknown; version?: unknown };
-            if (typeof data.id === 'string' && (typeof data.version === 'number' || data.version === null))
+            const data = JSON.parse(message.payload) as {
+              id?: unknown;
+              version?: unknown;
+              turnId?: unknown;
+              seq?: unknown;
+            };
+            if (typeof data.id !== 'string') return;
+            if (
+              message.channel === NOTIFY_CHANNEL &&
+              (typeof data.version === 'number' || data.version === null)
+            )
               this.notify({ id: data.id, version: data.version });
+            else if (
+              message.channel === EVENTS_CHANNEL &&
+              typeof data.turnId === 'string' &&
+              typeof data.seq === 'number'
+            )
+              this.notifyEvents({ id: data.id, turnId: data.turnId, seq: data.seq });
           } catch {
             // Not ours.
           }
         });
         await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+        await client.query(`LISTEN ${EVENTS_CHANNEL}`);
         this.#listener = client;
         wait = 100;
         await lost;
