@@ -1,6 +1,6 @@
 import type { AgentUIMessage } from '@codeagent/adapter-ai-sdk-ui';
 import { ALLOW_ALWAYS_REASON, readMessageMetadata, readToolPart } from '@codeagent/adapter-ai-sdk-ui/client';
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useRef, useState } from 'react';
 import { api, type SessionDetail } from './api.ts';
 import { flattenRows, Transcript } from './transcript.tsx';
 import {
@@ -51,7 +51,10 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
     const last = session.messages.at(-1);
     return session.busy && last?.role === 'assistant' ? session.messages.slice(0, -1) : session.messages;
   }, [session]);
-  const { messages, sendMessage, addToolApprovalResponse, status, stop, setMessages, error } =
+  // A dropped connection (network, a restarted or replaced instance) reconnects by itself: the server replays the
+  // running turn from its start (the stock resume, which resets the message) and follows it live from any instance.
+  const reconnect = useRef({ attempts: 0, timer: 0, run: () => {} });
+  const { messages, sendMessage, addToolApprovalResponse, status, stop, setMessages, error, resumeStream } =
     useChat<AgentUIMessage>({
       id: session.id,
       messages: initial,
@@ -59,8 +62,26 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
       resume: session.busy,
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
       experimental_throttle: 50,
-      onFinish: () => onActivity(),
+      onFinish: ({ isDisconnect, isError }) => {
+        onActivity();
+        if (!isDisconnect && !isError) reconnect.current.attempts = 0;
+      },
+      onError: (err) => {
+        // fetch reports a lost connection as a TypeError; anything else is the server's answer.
+        const r = reconnect.current;
+        if (!(err instanceof TypeError) || r.attempts >= 20) return;
+        window.clearTimeout(r.timer);
+        r.timer = window.setTimeout(r.run, Math.min(5000, 250 * 2 ** r.attempts++));
+      },
     });
+  reconnect.current.run = () => {
+    void (async () => {
+      await resumeStream();
+      // The turn may have ended while the page was away (nothing to resume): the stored history has it.
+      const fresh = await api.get(session.id).catch(() => null);
+      if (fresh && !fresh.busy) setMessages(fresh.messages);
+    })();
+  };
   const [input, setInput] = useState('');
   const [mode, setMode] = useState(session.mode);
   const [aborting, setAborting] = useState(false);
