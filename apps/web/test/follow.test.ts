@@ -282,7 +282,7 @@ describe('following a turn from another instance, delta by delta', () => {
     expect(request?.id).toEqual(expect.any(Number));
     const end = parked.at(-1);
     expect(end?.chunk).toMatchObject({ type: 'finish', messageMetadata: { awaitingApproval: true } });
-    const eventSeq = (end?.chunk.messageMetadata as { eventSeq: number }).eventSeq;
+    const eventSeq = ((end as Sse).chunk.messageMetadata as { eventSeq: number }).eventSeq;
     expect(eventSeq).toBe(Math.max(...parked.map((e) => e.id ?? -1)));
     await onA;
     // B's page answers with the message it built (its metadata names the position); the continuation follows.
