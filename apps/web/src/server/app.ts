@@ -202,11 +202,10 @@ export function createApp(options: AppOptions): Hono {
     if (!('remote' in live) && after < 0) {
       // This instance runs the turn: replayed from memory.
       const stream = live.chat.reconnect({ signal });
-      if (!stream) return c.body(null, 204);
-      return createUIMessageStreamResponse({ stream });
+      if (stream) return createUIMessageStreamResponse({ stream });
     }
-    // The turn runs on another instance (or the client resumes after a position): its live log.
-    if (!('remote' in live) && !live.chat.busy) return c.body(null, 204);
+    // The turn runs on another instance, the client resumes after a position, or the turn ended a moment ago (a
+    // page that was told it runs): its live log.
     const followed = await sessions.follow(id, { after, signal });
     if (!followed) return c.body(null, 204);
     return followResponse(followed);

@@ -192,8 +192,8 @@ export class SessionManager {
   }
 
   /**
-   * Follows the running turn of `id` (on any instance) from its live log, after position `after` (-1: from its
-   * start); `null` when no turn runs or the store keeps no log.
+   * Follows the running (or just finished) turn of `id` (on any instance) from its live log, after position `after`
+   * (-1: from its start); `null` when there is no such log.
    */
   async follow(
     id: string,
@@ -203,7 +203,10 @@ export class SessionManager {
     if (!hasEventLog(store)) return null;
     const record = await this.#get(id);
     const turn = record?.turn;
-    if (turn?.state !== 'running') return null;
+    if (!turn) return null;
+    // A turn that ended a moment ago (its log is kept a minute) is replayed to its end: a page told it was running
+    // reconnects after it finished.
+    if (turn.state !== 'running' && (await store.lastEventSeq(id, turn.id)) < 0) return null;
     return followTurn(store, id, turn.id, { ...options, ownerAlive: this.opened.ownerAlive });
   }
 
