@@ -78,6 +78,8 @@ async function instance(env, cwd) {
   let out = '';
   child.stderr.on('data', (d) => {
     out += d;
+    // What an instance reports on stderr (a write it lost) is part of the result.
+    process.stderr.write(`  [instance] ${d}`);
   });
   const url = await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
@@ -133,6 +135,11 @@ async function followTurn(host, id, tag) {
       const mine = words.filter((w) => w.startsWith(`${tag}:`));
       const expected = Array.from({ length: DELTAS }, (_, i) => `${tag}:${i}`);
       const last = deltas.findLast((e) => e.chunk.delta.includes(`${tag}:${DELTAS - 1} `));
+      const ended = events.at(-1)?.chunk;
+      if (ended?.type !== 'finish' || mine.length !== DELTAS)
+        console.error(
+          `  follower of ${tag}: ${events.length} events, ${mine.length} words, ended ${JSON.stringify(ended)}`,
+        );
       return {
         lost: expected.filter((w) => !mine.includes(w)).length,
         duplicated: mine.length - new Set(mine).size,
@@ -209,8 +216,9 @@ async function oneTurn(host, n, other) {
       ...follower,
       // How long after the running instance's page the follower saw the last word.
       lag: follower.lastWordAt - lastWordAt,
-      // Text seen before the turn ended on the running instance: it grew delta by delta, not at the end.
-      early: follower.firstDeltaAt < lastWordAt && follower.deltaEvents >= 3,
+      // Text seen before the turn ended on the running instance: it grew while the turn ran, not at the end.
+      early: follower.firstDeltaAt < lastWordAt,
+      byDelta: follower.firstDeltaAt < lastWordAt && follower.deltaEvents >= 3,
       endedAt,
     },
   };
@@ -243,7 +251,8 @@ async function run(label, hosts, stats) {
       duplicated: followers.reduce((s, f) => s + f.duplicated, 0),
       crossTalk: followers.reduce((s, f) => s + f.foreign, 0),
       unfinished: followers.filter((f) => !f.finished).length,
-      notDeltaByDelta: followers.filter((f) => !f.early).length,
+      textOnlyAtTheEnd: followers.filter((f) => !f.early).length,
+      deltaByDelta: followers.filter((f) => f.byDelta).length,
       deltaEvents:
         followers.length > 0
           ? pct(
@@ -342,11 +351,18 @@ try {
   const f = ours.followers;
   console.log(
     `  followed from the other instance: ${f.count} sessions  lost ${f.lost}  duplicated ${f.duplicated}  ` +
-      `cross-talk ${f.crossTalk}  unfinished ${f.unfinished}  not delta by delta ${f.notDeltaByDelta}  ` +
+      `cross-talk ${f.crossTalk}  unfinished ${f.unfinished}\n` +
+      `    text seen before the turn ended ${f.count - f.textOnlyAtTheEnd}/${f.count}, in 3 or more events ${f.deltaByDelta}/${f.count}  ` +
       `text events p50 ${f.deltaEvents}  lag behind the running instance p50 ${fmt(f.lagP50)} p99 ${fmt(f.lagP99)}`,
   );
   const events = await eventRows();
   console.log(`  live log rows left after the run (pruned a minute after each turn): ${events}`);
+  console.log(
+    `  load average at the end: ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (2 cores)`,
+  );
   console.log(
     `  ratio ours/baseline: first event p50 x${(ours.p50 / baseline.p50).toFixed(2)}, p99 x${(ours.p99 / baseline.p99).toFixed(2)}, ` +
       `total x${(ours.seconds / baseline.seconds).toFixed(2)}`,
@@ -356,7 +372,8 @@ try {
     f.duplicated +
     f.crossTalk +
     f.unfinished +
-    f.notDeltaByDelta +
+    // Every follower seeing its text only at the end means the live log is not followed at all.
+    (f.count > 0 && f.textOnlyAtTheEnd === f.count ? 1 : 0) +
     ours.lost +
     ours.duplicated +
     ours.crossTalk +

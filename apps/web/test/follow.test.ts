@@ -182,11 +182,14 @@ describe('following a turn from another instance, delta by delta', () => {
     expect(textOf(first) + textOf(rest)).toBe(words(60).join(''));
     expect(rest.at(-1)?.chunk.type).toBe('finish');
     await onA;
-    // After the end nothing runs: a resume is 204, whatever the position.
-    const after = await fetch(`${b.origin}/api/sessions/${id}/stream?after=${seen}`, {
-      headers: headersOf(b),
-    });
-    expect(after.status).toBe(204);
+    // A client that comes back just after the end (the log is kept a minute) still reads the rest to the finish.
+    const late = await follow(b, id, { query: `?after=${seen}` });
+    expect(textOf(first) + textOf(late)).toBe(words(60).join(''));
+    expect(late.at(-1)?.chunk.type).toBe('finish');
+    // A session that never ran a turn has nothing to resume.
+    const fresh = (await b.api('POST', '/api/sessions', {})).json.id as string;
+    const none = await fetch(`${b.origin}/api/sessions/${fresh}/stream`, { headers: headersOf(b) });
+    expect(none.status).toBe(204);
   }, 60_000);
 
   it('`?after=` resumes the same way, and a hostile cursor replays from the start', async () => {

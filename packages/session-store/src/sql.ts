@@ -444,8 +444,18 @@ export class SqlStore extends BaseStore implements EventLogStore {
         );
       return text;
     });
-    const end = first + encoded.length;
     if (encoded.length === 0) return first;
+    return this.appendEncoded(id, turnId, first, encoded);
+  }
+
+  /** Appends checked, encoded events (PostgreSQL first tries one statement, then this). */
+  protected async appendEncoded(
+    id: string,
+    turnId: string,
+    first: number,
+    encoded: readonly string[],
+  ): Promise<number> {
+    const end = first + encoded.length;
     return this.runAppend(async () =>
       this.driver.transaction(async (c) => {
         const share = this.driver.dialect === 'postgres' ? ' FOR SHARE' : '';

@@ -150,7 +150,7 @@ export function eventsSuite(name: string, harness: EventsHarness): void {
       const big = 'x'.repeat(20 * 1024 * 1024);
       await store.appendEvents('s', { turnId: 't1', seq: 0, events: [{ output: big }] });
       const [only] = await store.readEvents('s', { turnId: 't1' });
-      expect((only as { data: { output: string } }).data.output.length).toBe(big.length);
+      expect((only as unknown as { data: { output: string } }).data.output.length).toBe(big.length);
       const three = 'y'.repeat(3 * 1024 * 1024);
       await store.appendEvents('s', { turnId: 't1', seq: 1, events: [three, three, three, three, 'small'] });
       const seqs: number[] = [];

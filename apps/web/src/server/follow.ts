@@ -30,14 +30,14 @@ const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !
 const isDelta = (c: AgentUIChunk): c is Extract<AgentUIChunk, { type: 'text-delta' | 'reasoning-delta' }> =>
   c.type === 'text-delta' || c.type === 'reasoning-delta';
 const isLive = (c: AgentUIChunk) => c.type === 'tool-output-available' && c.preliminary === true;
-/** Chunks a follower should see at once: the turn's end and what a person must answer. */
-const urgent = (c: AgentUIChunk) =>
-  c.type === 'tool-approval-request' || c.type === 'finish' || c.type === 'error' || c.type === 'abort';
+/** Chunks a follower should see at once: what a person must answer (the end is written by `close()` at once). */
+const urgent = (c: AgentUIChunk) => c.type === 'tool-approval-request';
 const size = (c: AgentUIChunk) => (isDelta(c) ? c.delta.length : 200);
 
 /**
  * Writes one running turn's chunks to the event log, coalesced: consecutive deltas of one part become one event, a
- * call's live output replaces the one not yet written, and at most one append per turn is in flight. Appends start
+ * call's live output replaces the one not yet written, and at most one append per turn is in flight; an approval
+ * request is written at once, the rest within FLUSH_MS, the end by {@link TurnEventWriter.close}. Appends start
  * once `ready` (the write that begins the turn) has committed. A failed append (the turn ended elsewhere, the
  * database gone past its retries) stops the log; the turn goes on and its steps are still stored.
  */
@@ -81,7 +81,6 @@ export class TurnEventWriter {
       // Position 0 is the turn's start: a reader replaying from the beginning learns the message id from it.
       this.#started = true;
       this.#buffer.push({ type: 'start', messageId });
-      this.#urgent = true;
     }
     const last = this.#buffer.at(-1);
     if (
@@ -213,9 +212,15 @@ export function followTurn(
   let lastSeq = -1;
   let lastMoved = Date.now();
   let lastLooked = Date.now();
+  let ownerChecked = Date.now();
+  let catchingUp = true;
   let sessionChanged = false;
   let wake: (() => void) | undefined;
+  // Set by a notification; a notification that comes while the follower reads must not be lost (it would then
+  // wait a whole poll).
+  let poked = false;
   const rouse = () => {
+    poked = true;
     const w = wake;
     wake = undefined;
     w?.();
@@ -242,8 +247,12 @@ export function followTurn(
   /** Reads what the log has after `read`; false when the stream is over. */
   const readMore = async (): Promise<boolean> => {
     for (;;) {
+      poked = false;
       const events = await store.readEvents(id, { turnId, after: read, limit: 200 });
-      if (events.length === 0) return true;
+      if (events.length === 0) {
+        catchingUp = false;
+        return true;
+      }
       if ((events[0] as { seq: number }).seq !== read + 1) {
         queue.push({
           seq: null,
@@ -264,8 +273,9 @@ export function followTurn(
         if (event.seq <= after) continue;
         lastMoved = Date.now();
         lastSeq = event.seq;
-        // Consecutive deltas of one part go out as one (a replay is quick); the id is the last position merged.
-        const prev = queue.at(-1);
+        // While it catches up, consecutive deltas of one part go out as one (a replay is quick; the id is the last
+        // position merged); once live, each logged batch goes out as it was written.
+        const prev = catchingUp ? queue.at(-1) : undefined;
         if (
           prev &&
           prev.seq !== null &&
@@ -283,7 +293,10 @@ export function followTurn(
         queue.push({ seq: event.seq, chunk });
         if (chunk.type === 'finish') return false;
       }
-      if (events.length < 200) return true;
+      if (events.length < 200) {
+        catchingUp = false;
+        return true;
+      }
     }
   };
 
@@ -304,7 +317,10 @@ export function followTurn(
         messageMetadata: { awaitingApproval: false, stopReason: 'interrupted' },
       } as AgentUIChunk;
     }
-    if (options.ownerAlive && !(await options.ownerAlive(turn.owner)))
+    // Whether its instance still runs it is asked at most once a poll (it reads the database's connections).
+    const askOwner = options.ownerAlive !== undefined && Date.now() - ownerChecked >= POLL_MS;
+    if (askOwner) ownerChecked = Date.now();
+    if (askOwner && options.ownerAlive && !(await options.ownerAlive(turn.owner)))
       return {
         type: 'finish',
         messageMetadata: { awaitingApproval: false, stopReason: 'interrupted' },
@@ -336,6 +352,7 @@ export function followTurn(
         return;
       }
     }
+    if (poked) return;
     const wait = parkable ? Math.max(10, PARK_SETTLE_MS - (Date.now() - lastMoved)) : POLL_MS;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, wait);
