@@ -358,6 +358,10 @@ try {
   const events = await eventRows();
   console.log(`  live log rows left after the run (pruned a minute after each turn): ${events}`);
   console.log(
+    '  recorded before ADR 0216 (main at fbc5ac8, this command, 3 runs alternating with 3 of this code, load ' +
+      'average 16-19): PostgreSQL first event p50 2,275-3,381 ms, p99 6,494-9,766 ms; 6.3-7.3 commits a session',
+  );
+  console.log(
     `  load average at the end: ${(await import('node:os'))
       .loadavg()
       .map((l) => l.toFixed(1))
