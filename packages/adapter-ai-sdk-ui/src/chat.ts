@@ -324,7 +324,7 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
   /** Whether the gate will ask about this call (so its approval can be requested with the call). */
   const willAsk = (name: string, input: unknown): boolean => {
     const gate = options.client.getPermissionGate();
-    if (!gate || gate.evaluate(name, input).decision !== 'ask') return false;
+    if (gate?.evaluate(name, input).decision !== 'ask') return false;
     // A session grant that plainly covers the call means the gate will not ask. Grants are scoped (a tool, a
     // command, a prefix, a path); anything less plain is asked for, and settled as moot if the gate runs it anyway.
     const command =

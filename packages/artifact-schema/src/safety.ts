@@ -72,10 +72,6 @@ const C1_ST = 0x9c;
 // Characters that may need work: C0 (minus \t \n), DEL, C1, bidi embeddings/overrides/isolates.
 const NEEDS_SANITISING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-function isBidiControl(c: number): boolean {
-  return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
-}
-
 /** Index just past a string command (OSC/DCS/SOS/PM/APC body) starting at `i`; BEL ends OSC only. */
 function skipString(s: string, i: number, bellEnds: boolean): number {
   for (let j = i; j < s.length; j++) {
