@@ -318,4 +318,29 @@ describe('following a turn from another instance, delta by delta', () => {
     const { readFile } = await import('node:fs/promises');
     expect(await readFile(join(work, 'new.txt'), 'utf8')).toBe('from A\n');
   }, 60_000);
+
+  it('a client gone right after sending leaves the turn running: it is resumed, and the next message starts a turn', async () => {
+    const { a } = await twoInstances(() => ({ text: words(20), delayMs: 30 }));
+    const id = (await a.api('POST', '/api/sessions', {})).json.id as string;
+    const gone = new AbortController();
+    const res = await fetch(`${a.origin}/api/sessions/${id}/chat`, {
+      method: 'POST',
+      headers: headersOf(a),
+      body: JSON.stringify({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'go' }] }] }),
+      signal: gone.signal,
+    });
+    // The first event comes before the turn's write commits; the client leaves at once.
+    const first = await (res.body as ReadableStream<Uint8Array>).getReader().read();
+    expect(new TextDecoder().decode(first.value)).toContain('"type":"start"');
+    gone.abort();
+    let resumed: Sse[] = [];
+    for (let tries = 0; tries < 100 && resumed.length === 0; tries++) {
+      const again = await fetch(`${a.origin}/api/sessions/${id}/stream`, { headers: headersOf(a) });
+      if (again.status === 200) resumed = await readSse(again);
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(textOf(resumed)).toBe(words(20).join(''));
+    const next = await a.send(id, [{ id: 'u2', role: 'user', parts: [{ type: 'text', text: 'again' }] }]);
+    expect(JSON.stringify(next.parts)).toContain('w19');
+  }, 60_000);
 });

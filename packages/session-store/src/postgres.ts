@@ -407,7 +407,7 @@ function same(a: SessionRecord, b: SessionRecord): boolean {
  * Opens a PostgreSQL session store (node-postgres): connects, runs the schema migrations (serialised between
  * instances by an advisory lock) and fails at once with `unavailable` naming the server (password hidden) when it
  * cannot be reached. Afterwards calls retry through a server restart for up to `reconnectTimeoutMs`. Every write
- * is announced with NOTIFY, so {@link SessionStore.subscribe} sees the writes of every instance.
+ * is announced with NOTIFY, so `subscribe` sees the writes of every instance (and `subscribeEvents` the appends).
  */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
   let parsed: URL;

@@ -53,14 +53,23 @@ function chunks(list: readonly AgentUIChunk[]): ReadableStream<AgentUIChunk> {
 
 /**
  * A `start` chunk at once, then, once `begun` resolves, the chunks of `respond()` (their own `start` names the message);
- * an error instead when the turn could not begin (another instance started one).
+ * an error instead when the turn could not begin (another instance started one). `respond()` is called as soon as the
+ * turn is begun, whether or not the client still reads: a client gone meanwhile leaves the turn running, as a reload
+ * mid-turn does.
  */
 function startThen(
   begun: Promise<void>,
   respond: () => ReadableStream<AgentUIChunk>,
 ): ReadableStream<AgentUIChunk> {
+  let failure: unknown;
+  const turn = begun.then(respond, (error: unknown) => {
+    failure = error;
+    return null;
+  });
   let reader: ReadableStreamDefaultReader<AgentUIChunk> | undefined;
   let started = false;
+  let cancelled = false;
+  let waiting = false;
   return new ReadableStream<AgentUIChunk>({
     async pull(controller) {
       if (!started) {
@@ -69,26 +78,36 @@ function startThen(
         return;
       }
       if (!reader) {
-        try {
-          await begun;
-        } catch (error) {
+        waiting = true;
+        const stream = await turn;
+        waiting = false;
+        if (cancelled) {
+          await stream?.cancel();
+          return;
+        }
+        if (!stream) {
           controller.enqueue({
             type: 'error',
             errorText:
-              error instanceof SessionBusyError ? error.message : `cannot start the turn: ${String(error)}`,
+              failure instanceof SessionBusyError
+                ? failure.message
+                : `cannot start the turn: ${String(failure)}`,
           });
           controller.enqueue({ type: 'finish', messageMetadata: { awaitingApproval: false } });
           controller.close();
           return;
         }
-        reader = respond().getReader();
+        reader = stream.getReader();
       }
       const { done, value } = await reader.read();
       if (done) controller.close();
       else controller.enqueue(value);
     },
     async cancel(reason) {
-      await reader?.cancel(reason);
+      cancelled = true;
+      // A pull waiting for the turn cancels it itself; otherwise it is cancelled here, once begun.
+      if (reader) await reader.cancel(reason);
+      else if (!waiting) void turn.then((stream) => stream?.cancel(reason)).catch(() => undefined);
     },
   });
 }
