@@ -3,7 +3,9 @@
 // kinds from the built .d.ts, literal unions such as stop reasons, modes and error codes, the key order of event types
 // and discriminated unions, and the runtime value of every exported constant) in scripts/surface/<folder>.json.
 //   node scripts/surface.mjs check    fails when a surface differs from its pin, or differs from the last released
-//                                     pin while no changeset in .changeset/ names the package
+//                                     pin while no changeset in .changeset/ names the package with a high enough
+//                                     bump: a removed or changed export, literal, key order or constant needs major
+//                                     (minor while the version is 0.x), an added one minor, no change patch
 //   node scripts/surface.mjs update   rewrites the pins (run `pnpm surface:update`, which builds first)
 // Options: --root <dir> (default: the repository), --quiet.
 import { createHash } from 'node:crypto';
@@ -224,20 +226,83 @@ function difference(before, after) {
   return lines.length > 30 ? [...lines.slice(0, 30), `  … ${lines.length - 30} more`] : lines;
 }
 
-/** Package names that the pending changesets in .changeset/ name in their front matter. */
-function changesetPackages() {
+const LEVELS = ['patch', 'minor', 'major'];
+
+/** The bump each pending changeset in .changeset/ gives each package it names: package -> {level, files}. */
+function changesetBumps() {
   const dir = join(root, '.changeset');
-  const names = new Set();
-  if (!existsSync(dir)) return names;
-  for (const f of readdirSync(dir)) {
+  const bumps = new Map();
+  if (!existsSync(dir)) return bumps;
+  for (const f of readdirSync(dir).sort()) {
     if (!f.endsWith('.md') || f === 'README.md') continue;
     const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(join(dir, f), 'utf8'));
     for (const line of front?.[1].split(/\r?\n/) ?? []) {
       const m = /^\s*["']?(@?[^"':\s]+)["']?\s*:\s*(major|minor|patch)\s*$/.exec(line);
-      if (m) names.add(m[1]);
+      if (!m) continue;
+      const had = bumps.get(m[1]);
+      const level = had && LEVELS.indexOf(had.level) > LEVELS.indexOf(m[2]) ? had.level : m[2];
+      bumps.set(m[1], { level, files: [...(had?.files ?? []), f] });
     }
   }
-  return names;
+  return bumps;
+}
+
+/**
+ * How a surface changed since the released one: `breaking` lines (an export, entry, literal, key order or constant
+ * removed or changed, a closed union widened: hosts switch over them) and `additions` (a new export, entry, constant,
+ * key order, or a new known member of an open union).
+ */
+function classify(before, after) {
+  const a = flatten(before);
+  const b = flatten(after);
+  const breaking = [];
+  const additions = [];
+  for (const [k, v] of a) if (!b.has(k)) breaking.push(`  - ${k}: ${v}`);
+  for (const [k, v] of b) if (!a.has(k)) additions.push(`  + ${k}: ${v}`);
+  for (const [k, v] of b) {
+    if (!a.has(k) || a.get(k) === v) continue;
+    const line = `  ~ ${k}: ${a.get(k)} -> ${v}`;
+    // An open union (`{open, known}`) that only learnt new members: an addition.
+    const was = JSON.parse(a.get(k));
+    const now = JSON.parse(v);
+    const widened =
+      / › unions › [^›]+ › known$/.test(k) &&
+      Array.isArray(was) &&
+      Array.isArray(now) &&
+      was.every((x) => now.includes(x));
+    (widened ? additions : breaking).push(line);
+  }
+  return { breaking, additions };
+}
+
+/** The bump a change needs: breaking -> major (minor while 0.x), addition -> minor, nothing -> patch. */
+function bumpNeeded(change, version) {
+  const zero = /^0\./.test(version);
+  if (change.breaking.length > 0) return zero ? 'minor' : 'major';
+  if (change.additions.length > 0) return 'minor';
+  return 'patch';
+}
+
+/** A pin's released surface: kept in the pin, the pinned surface itself, or found in the pin's git history. */
+function releasedSurface(pin, folder) {
+  if (pin.releasedSurface !== undefined) return pin.releasedSurface;
+  if (digest(pin.surface) === pin.released) return pin.surface;
+  const file = `scripts/surface/${folder}.json`;
+  try {
+    const git = (...args) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: 'pipe' });
+    for (const commit of git('log', '--format=%H', '--', file).split('\n').filter(Boolean)) {
+      let old;
+      try {
+        old = JSON.parse(git('show', `${commit}:${file}`));
+      } catch {
+        continue;
+      }
+      if (old.version === pin.version && digest(old.surface) === pin.released) return old.surface;
+    }
+  } catch {
+    // No git, or a shallow history: the released surface is unknown.
+  }
+  return undefined;
 }
 
 const list = packages();
@@ -263,7 +328,20 @@ if (command === 'update') {
         : old.version === p.pkg.version
           ? old.released
           : digest(old.surface);
-    const pin = { package: p.pkg.name, version: p.pkg.version, released, surface };
+    // Keep the released surface itself while the pin differs from it: the bump a changeset needs is judged on it.
+    const before =
+      old === undefined
+        ? undefined
+        : old.version === p.pkg.version
+          ? releasedSurface(old, p.folder)
+          : old.surface;
+    const pin = {
+      package: p.pkg.name,
+      version: p.pkg.version,
+      released,
+      surface,
+      ...(digest(surface) !== released && before !== undefined ? { releasedSurface: before } : {}),
+    };
     const file = join(pinDir, `${p.folder}.json`);
     writeFileSync(file, `${JSON.stringify(pin, null, 2)}\n`);
     written.push(file);
@@ -279,19 +357,23 @@ if (command === 'update') {
   const biome = join(root, 'node_modules', '.bin', 'biome');
   if (existsSync(biome))
     execFileSync(biome, ['format', '--write', ...written], { cwd: root, stdio: 'ignore' });
-  const pending = changesetPackages();
+  const pending = changesetBumps();
   for (const p of list) {
     const pin = readJson(join(pinDir, `${p.folder}.json`));
-    if (digest(pin.surface) !== pin.released && !pending.has(p.pkg.name))
+    if (digest(pin.surface) === pin.released) continue;
+    const before = releasedSurface(pin, p.folder);
+    const needed = before === undefined ? 'patch' : bumpNeeded(classify(before, pin.surface), pin.version);
+    const have = pending.get(p.pkg.name)?.level;
+    if (have === undefined || LEVELS.indexOf(have) < LEVELS.indexOf(needed))
       say(
-        `surface: ${p.pkg.name} differs from its last release: add a changeset that names it (pnpm changeset)`,
+        `surface: ${p.pkg.name} differs from its last release: it needs a \`${needed}\` changeset (pnpm changeset)`,
       );
   }
   process.exit(0);
 }
 
 const problems = [];
-const pending = changesetPackages();
+const pending = changesetBumps();
 for (const p of list) {
   const pin = pins.get(p.folder);
   if (pin === undefined) {
@@ -302,20 +384,45 @@ for (const p of list) {
   }
   const surface = await surfaceOf(p, types);
   if (digest(surface) !== digest(pin.surface)) {
+    const before = pin.version === p.pkg.version ? releasedSurface(pin, p.folder) : pin.surface;
+    const needed = before === undefined ? undefined : bumpNeeded(classify(before, surface), p.pkg.version);
     problems.push(
       [
         `${p.pkg.name}: the public surface differs from its pin (scripts/surface/${p.folder}.json):`,
         ...difference(pin.surface, surface),
-        `  run \`pnpm surface:update\`, and add a changeset for ${p.pkg.name} (pnpm changeset) if there is none`,
+        `  run \`pnpm surface:update\`, and add a changeset for ${p.pkg.name} (pnpm changeset) if there is none` +
+          (needed === undefined ? '' : ` (it needs at least \`${needed}\` since the last release)`),
       ].join('\n'),
     );
     continue;
   }
-  const released = pin.version === p.pkg.version ? pin.released : digest(pin.surface);
-  if (digest(pin.surface) !== released && !pending.has(p.pkg.name))
+  // A release (changeset version) moved the version since the pin: the pinned surface is the released one.
+  if (pin.version !== p.pkg.version) continue;
+  if (digest(pin.surface) === pin.released) continue;
+  const have = pending.get(p.pkg.name);
+  if (have === undefined) {
     problems.push(
       `${p.pkg.name}: the public surface changed since its last release (${pin.version}) but no changeset in .changeset/ names ${p.pkg.name}: add one (pnpm changeset)`,
     );
+    continue;
+  }
+  const before = releasedSurface(pin, p.folder);
+  if (before === undefined) continue; // The released surface is unknown: any changeset that names it will do.
+  const change = classify(before, pin.surface);
+  const needed = bumpNeeded(change, pin.version);
+  if (LEVELS.indexOf(have.level) >= LEVELS.indexOf(needed)) continue;
+  const what =
+    change.breaking.length > 0
+      ? `removes or changes exports or literals${/^0\./.test(pin.version) ? ' (0.x: a breaking change bumps the minor)' : ''}`
+      : 'adds exports';
+  const shown = change.breaking.length > 0 ? change.breaking : change.additions;
+  problems.push(
+    [
+      `${p.pkg.name}: the public surface pinned in scripts/surface/${p.folder}.json ${what} since its last release (${pin.version}): it needs a \`${needed}\` changeset, but .changeset/ gives it \`${have.level}\` (${have.files.join(', ')}):`,
+      ...(shown.length > 10 ? [...shown.slice(0, 10), `  … ${shown.length - 10} more`] : shown),
+      `  raise the bump in a changeset that names ${p.pkg.name} to \`${needed}\``,
+    ].join('\n'),
+  );
 }
 for (const folder of pins.keys())
   if (!list.some((p) => p.folder === folder))

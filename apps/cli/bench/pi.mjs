@@ -1,8 +1,12 @@
 // Benchmark: the built codeagent CLI beside pi (@mariozechner/pi-coding-agent 0.73.x) on the same loopback
 // OpenAI-compatible server, in one run: cold start of `--version`, a one-shot turn with a tool call followed by a
-// 2,000-delta answer, and the peak RSS of that turn. pi is installed with npm into a temporary folder (cached
-// there between runs), never as a workspace dependency, and pointed at the server through its models.json.
-// Run: `pnpm bench` in apps/cli (builds first). ROUNDS=n changes the number of runs per case (default 7).
+// 2,000-delta answer (wall time, and the CPU time of the process), and the peak RSS of that turn. pi is installed
+// with npm into a temporary folder (cached there between runs), never as a workspace dependency, and pointed at the
+// server through its models.json. Sampling and output are scripts/bench-lib.mjs's (ADR 0205): ours and pi in
+// interleaved pairs, the order alternating, the figure the median of the per-pair ratios ours/pi.
+// Run: `pnpm bench` in apps/cli (builds first). ROUNDS=n sets the least number of pairs per figure (default 15),
+// BUDGET_MS the time after which a figure stops adding pairs; AGAINST=<path to another bin.js> compares with
+// another build of the CLI instead of pi (for checking a change).
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -11,9 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { benchSuite, median, relativeSpread } from '../../../scripts/bench-lib.mjs';
 
 const PI_VERSION = '0.73.1';
-const ROUNDS = Number(process.env.ROUNDS ?? 7);
+const ROUNDS = Number(process.env.ROUNDS ?? 15);
+const BUDGET_MS = Number(process.env.BUDGET_MS ?? 120_000);
+const AGAINST = process.env.AGAINST ?? null;
 const DELTAS = 2_000;
 const OURS = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -112,12 +119,12 @@ async function startServer() {
   };
 }
 
-/** Runs a command once: wall time in seconds, peak RSS in MiB (GNU time), its stdout. */
+/** Runs a command once: wall time and CPU time (user + system, GNU time) in ms, peak RSS in MiB, its stdout. */
 async function measure(command, args, options) {
-  const rssFile = join(options.scratch, `rss-${Math.random().toString(36).slice(2)}`);
+  const statsFile = join(options.scratch, `time-${Math.random().toString(36).slice(2)}`);
   const started = performance.now();
   const result = await new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, command, ...args], {
+    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', statsFile, command, ...args], {
       cwd: options.cwd,
       env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -132,27 +139,31 @@ async function measure(command, args, options) {
         : reject(new Error(`${command} exited ${code}: ${stderr.slice(-500)}`)),
     );
   });
-  const seconds = (performance.now() - started) / 1000;
-  const rssMiB = Number((await readFile(rssFile, 'utf8')).trim().split('\n').at(-1)) / 1024;
-  return { seconds, rssMiB, stdout: result.stdout };
+  const wallMs = performance.now() - started;
+  const [user, system, rssKiB] = (await readFile(statsFile, 'utf8'))
+    .trim()
+    .split('\n')
+    .at(-1)
+    .split(' ')
+    .map(Number);
+  return { wallMs, cpuMs: (user + system) * 1000, rssMiB: rssKiB / 1024, stdout: result.stdout };
 }
-
-function stats(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
-  return { median, min: sorted[0], max: sorted.at(-1), spread: (sorted.at(-1) - sorted[0]) / median };
-}
-
-const fmt = (n, digits = 3) => n.toFixed(digits);
 
 async function main() {
-  const pi = await installPi();
+  const baseline = AGAINST === null ? await installPi() : { bin: AGAINST, version: 'build' };
+  const baseName = AGAINST === null ? `pi ${baseline.version}` : `codeagent at ${AGAINST}`;
   const server = await startServer();
   const root = await mkdtemp(join(tmpdir(), 'codeagent-bench-cli-'));
   const work = join(root, 'work');
   const home = join(root, 'home');
   const data = join(root, 'data');
-  await Promise.all([mkdir(work), mkdir(join(home, '.pi', 'agent'), { recursive: true }), mkdir(data)]);
+  const dataBase = join(root, 'data-base');
+  await Promise.all([
+    mkdir(work),
+    mkdir(join(home, '.pi', 'agent'), { recursive: true }),
+    mkdir(data),
+    mkdir(dataBase),
+  ]);
   await writeFile(join(work, 'bench.txt'), 'the file the benchmark reads\n'.repeat(20));
   await writeFile(
     join(home, '.pi', 'agent', 'models.json'),
@@ -168,68 +179,101 @@ async function main() {
     }),
   );
   const base = { PATH: process.env.PATH, HOME: home, NO_COLOR: '1', PI_OFFLINE: '1' };
-  const sides = {
-    codeagent: {
-      version: [OURS, '--version'],
-      turn: [OURS, '-p', 'Read bench.txt and tell me about it', '--cwd', work, '--data-dir', data],
-      env: { ...base, CODEAGENT_BASE_URL: server.url, CODEAGENT_MODEL: 'bench-model' },
-    },
-    pi: {
-      version: [pi.bin, '--version'],
-      turn: [
-        pi.bin,
-        '-p',
-        '--provider',
-        'bench',
-        '--model',
-        'bench-model',
-        'Read bench.txt and tell me about it',
-      ],
-      env: base,
-    },
+  const prompt = 'Read bench.txt and tell me about it';
+  const ours = {
+    version: [OURS, '--version'],
+    turn: [OURS, '-p', prompt, '--cwd', work, '--data-dir', data],
+    env: { ...base, CODEAGENT_BASE_URL: server.url, CODEAGENT_MODEL: 'bench-model' },
   };
-  const results = {};
-  for (const [name, side] of Object.entries(sides)) {
-    const opts = { cwd: work, env: side.env, scratch: root };
-    // One unmeasured warm-up of each case (disk cache), then ROUNDS measured runs, interleaved per round below.
-    await measure('node', side.version, opts);
-    const warm = await measure('node', side.turn, opts);
-    if (!warm.stdout.includes('END-OF-ANSWER'))
-      throw new Error(`${name} did not print the answer:\n${warm.stdout.slice(-300)}`);
-    results[name] = { cold: [], turn: [], rss: [] };
-  }
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, side] of Object.entries(sides)) {
-      const opts = { cwd: work, env: side.env, scratch: root };
-      results[name].cold.push((await measure('node', side.version, opts)).seconds);
-      const turn = await measure('node', side.turn, opts);
-      if (!turn.stdout.includes('END-OF-ANSWER'))
-        throw new Error(`${name} lost the answer in round ${round}`);
-      results[name].turn.push(turn.seconds);
-      results[name].rss.push(turn.rssMiB);
-    }
-  }
-  await server.close();
-  const ours = results.codeagent;
-  const theirs = results.pi;
-  console.log(
-    `\ncodeagent (this build) vs pi ${pi.version}, ${ROUNDS} runs each, interleaved; median [min-max], spread = (max-min)/median`,
+  const theirs =
+    AGAINST === null
+      ? {
+          version: [baseline.bin, '--version'],
+          turn: [baseline.bin, '-p', '--provider', 'bench', '--model', 'bench-model', prompt],
+          env: base,
+        }
+      : {
+          ...ours,
+          version: [AGAINST, '--version'],
+          turn: [AGAINST, '-p', prompt, '--cwd', work, '--data-dir', dataBase],
+        };
+  const opts = (side) => ({ cwd: work, env: side.env, scratch: root });
+
+  const suite = benchSuite(
+    '@codeagent/cli',
+    `the built CLI beside ${baseName} on one loopback OpenAI-compatible server (a Read call, then a ${DELTAS}-delta answer)`,
   );
-  const rows = [
-    ['cold start `--version` (s)', ours.cold, theirs.cold, 3],
-    [`-p turn: Read call + ${DELTAS}-delta answer (s)`, ours.turn, theirs.turn, 3],
-    ['peak RSS of that turn (MiB)', ours.rss, theirs.rss, 1],
-  ];
-  for (const [label, a, b, digits] of rows) {
-    const x = stats(a);
-    const y = stats(b);
-    console.log(
-      `${label.padEnd(44)} codeagent ${fmt(x.median, digits)} [${fmt(x.min, digits)}-${fmt(x.max, digits)}] spread ${fmt(x.spread, 2)}` +
-        ` | pi ${fmt(y.median, digits)} [${fmt(y.min, digits)}-${fmt(y.max, digits)}] spread ${fmt(y.spread, 2)}` +
-        ` | ratio ${fmt(x.median / y.median, 2)}`,
-    );
+  // Both sides print the answer, or the figures mean nothing.
+  for (const side of [ours, theirs]) {
+    const warm = await measure('node', side.turn, opts(side));
+    if (!warm.stdout.includes('END-OF-ANSWER'))
+      throw new Error(`${side.turn[0]} did not print the answer:\n${warm.stdout.slice(-300)}`);
   }
-  console.log(`server answered ${server.counts.requests} chat requests`);
+  const pairing = {
+    repeat: 1,
+    minRounds: ROUNDS,
+    maxRounds: 4 * ROUNDS,
+    budgetMs: BUDGET_MS,
+    targetSpread: 0.03,
+  };
+  await suite.compare({
+    name: 'cold start',
+    what: '`--version`, a fresh process each run (wall time)',
+    baselineName: baseName,
+    clock: 'returned',
+    ...pairing,
+    ours: async () => (await measure('node', ours.version, opts(ours))).wallMs,
+    baseline: async () => (await measure('node', theirs.version, opts(theirs))).wallMs,
+    goal: { on: 'value', max: 250, note: 'under 0.25 s' },
+  });
+  // One pair of turns gives the wall time (the compared figure), and the CPU time and peak RSS of the same runs.
+  const runs = { ours: [], theirs: [] };
+  const turn = async (side, into) => {
+    const r = await measure('node', side.turn, opts(side));
+    if (!r.stdout.includes('END-OF-ANSWER')) throw new Error(`${side.turn[0]} lost the answer`);
+    into.push(r);
+    return r.wallMs;
+  };
+  const wall = await suite.compare({
+    name: 'turn',
+    what: `-p: a Read call, then a ${DELTAS}-delta answer, process start to exit (wall time)`,
+    baselineName: baseName,
+    clock: 'returned',
+    ...pairing,
+    warmup: 1,
+    ours: () => turn(ours, runs.ours),
+    baseline: () => turn(theirs, runs.theirs),
+    goal: { max: 1, note: "at most pi's" },
+  });
+  // The warm-up pair is not a sample.
+  const a = runs.ours.slice(-wall.samples);
+  const b = runs.theirs.slice(-wall.samples);
+  const ratios = (key) => a.map((x, i) => x[key] / b[i][key]);
+  suite.value({
+    name: 'turn CPU',
+    what: 'CPU time (user + system) of the same turns; spread of the per-pair ratios',
+    unit: 'ms',
+    value: median(a.map((x) => x.cpuMs)),
+    reference: median(b.map((x) => x.cpuMs)),
+    baselineName: baseName,
+    spread: relativeSpread(ratios('cpuMs')),
+    samples: a.length,
+    goal: { max: 1 },
+  });
+  suite.value({
+    name: 'peak RSS',
+    what: 'peak resident memory of the same turns (GNU time)',
+    unit: 'MiB',
+    value: median(a.map((x) => x.rssMiB)),
+    reference: median(b.map((x) => x.rssMiB)),
+    baselineName: baseName,
+    spread: relativeSpread(ratios('rssMiB')),
+    samples: a.length,
+    goal: { max: 1 },
+  });
+  suite.note(`server answered ${server.counts.requests} chat requests`);
+  await server.close();
+  suite.finish();
 }
 
 await main();

@@ -30,6 +30,7 @@ import {
   renderApproval,
   type TerminalRenderer,
   truncateToWidth,
+  visibleWidth,
 } from '@codeagent/terminal';
 import { assertNever, type FileDiff, revealText, type ToolCallView } from '@codeagent/render-intent';
 import type { ChosenModel } from './model.js';
@@ -130,15 +131,19 @@ export class CliHost {
   private readonly width: number;
   /** Id of the tool call whose card was printed last, so a result printed elsewhere gets a label. */
   private lastCallShown: string | null = null;
-  private approvalActive = false;
   /** Whether the last text written left its line open (the model's text goes on). */
   private lineOpen = false;
   /** The CLI's own lines waiting for a line start. */
   private readonly notes: string[] = [];
-  /** Output held while an approval prompt is pending (`null`: none pending). */
-  private held: string[] | null = null;
-  /** {@link lastCallShown} when the pending prompt began (is the request card right above it?). */
-  private holdBefore: string | null = null;
+  /**
+   * The prompt that owns the screen (an approval, or a server's question in the middle of a turn), or `null`. While
+   * one does, every other output is queued in `held` and printed after its answer (the question stays last on
+   * screen), the spinner and the live tail are not drawn, and keys go to the prompt only. `before` is
+   * {@link lastCallShown} when it began (is the request card right above it?).
+   */
+  private screen: { held: string[]; before: string | null } | null = null;
+  /** Prompts waiting for the screen, in order (one prompt at a time). */
+  private readonly screenQueue: Array<() => void> = [];
   private abortController: AbortController | null = null;
   private lastInterruptAt = 0;
   /** Keys typed while a turn runs. */
@@ -245,13 +250,11 @@ export class CliHost {
    * stops, and typed keys go to the question instead of the queue of the next prompt.
    */
   async question<T>(ask: () => Promise<T>): Promise<T> {
-    this.spinner.clear();
-    const before = this.approvalActive;
-    this.approvalActive = true;
+    const release = await this.takeScreen(undefined);
     try {
       return await ask();
     } finally {
-      this.approvalActive = before;
+      release();
     }
   }
 
@@ -309,8 +312,8 @@ export class CliHost {
    * pending the text is held and printed after the answer, so the question stays last on screen.
    */
   print(text: string): void {
-    if (this.held !== null) {
-      this.held.push(text);
+    if (this.screen !== null) {
+      this.screen.held.push(text);
       return;
     }
     this.printNow(text);
@@ -331,25 +334,45 @@ export class CliHost {
 
   /** Prints a line of the CLI's own (`queued: ...`) at the next line start, never inside the model's text. */
   private note(line: string): void {
-    if (this.lineOpen || this.held !== null) this.notes.push(line);
+    if (this.lineOpen || this.screen !== null) this.notes.push(line);
     else this.printNow(line);
   }
 
   /**
-   * Holds every other output while an approval is asked (cards and results of parallel calls, text, live
-   * output); returns the release, which prints what was held. The asked call's card is above the prompt, so a
-   * held result of another call gets its `↳` label.
+   * Gives the screen to a prompt (an approval for call `id`, or a question) once no other prompt has it: every
+   * other output is held (cards and results of parallel calls, text, live output), the spinner stops, keys go to
+   * the prompt. Returns the release, which prints what was held, hands the screen to the next prompt waiting, and
+   * otherwise draws the spinner again at once (a call that stays silent still shows what runs). The asked call's
+   * card is above the prompt, so a held result of another call gets its `↳` label.
    */
-  private hold(id: string | undefined): () => void {
-    const before = this.lastCallShown;
-    this.held ??= [];
+  private async takeScreen(id: string | undefined): Promise<(progress?: boolean) => void> {
+    while (this.screen !== null) await new Promise<void>((resolve) => this.screenQueue.push(resolve));
+    this.spinner.clear();
+    this.live?.clear();
+    this.screen = { held: [], before: this.lastCallShown };
     this.lastCallShown = id ?? null;
-    this.holdBefore = before;
-    return () => {
-      const held = this.held ?? [];
-      this.held = null;
+    let released = false;
+    return (progress = true) => {
+      if (released) return;
+      released = true;
+      const held = this.screen?.held ?? [];
+      this.screen = null;
       this.printNow(held.join(''));
+      const next = this.screenQueue.shift();
+      if (next !== undefined) next();
+      else if (progress && this.abortController?.signal.aborted === false && !this.lineOpen)
+        this.drawProgress();
     };
+  }
+
+  /** The running call's live tail (if any) and the spinner naming what runs, at once rather than at the next tick. */
+  private drawProgress(): void {
+    if (this.screen !== null) return;
+    if (this.live?.call != null) {
+      this.spinner.clear();
+      this.live.draw();
+    }
+    this.spinner.tick();
   }
 
   /**
@@ -534,7 +557,7 @@ export class CliHost {
             }
             // Never into a pending approval prompt: the tail is kept and drawn once the prompt is answered.
             this.live?.push(event.id, event.text);
-            if (this.live && this.held === null && !this.approvalActive && atLineStart) {
+            if (this.live && this.screen === null && atLineStart) {
               this.spinner.clear();
               this.live.draw();
             }
@@ -543,7 +566,7 @@ export class CliHost {
           case 'usage':
             break;
           case 'tick':
-            if (this.held === null && !this.approvalActive && atLineStart) this.spinner.tick();
+            if (this.screen === null && atLineStart) this.spinner.tick();
             break;
           case 'compaction':
             newline();
@@ -586,7 +609,9 @@ export class CliHost {
   }
 
   private onKey(key: Key): void {
-    if (key.name === 'escape' && !this.approvalActive) {
+    // A prompt that owns the screen reads its own keys.
+    if (this.screen !== null) return;
+    if (key.name === 'escape') {
       // Esc interrupts the turn, as in Claude Code; it never exits.
       if (this.abortController && !this.abortController.signal.aborted) {
         this.abortController.abort();
@@ -595,7 +620,7 @@ export class CliHost {
       }
       return;
     }
-    if (!key.ctrl && key.sequence !== undefined && !this.approvalActive) {
+    if (!key.ctrl && key.sequence !== undefined) {
       // Typing ahead: printable text and Enter are kept for the next prompt; Backspace edits it.
       if (key.name === 'return' || key.name === 'enter') {
         const line = this.typed.split('\r').at(-1) ?? '';
@@ -607,7 +632,6 @@ export class CliHost {
       return;
     }
     if (key.ctrl && key.name === 'c') {
-      if (this.approvalActive) return; // the approval prompt handles its own Ctrl+C
       const now = Date.now();
       if (this.abortController && !this.abortController.signal.aborted) {
         this.abortController.abort();
@@ -663,11 +687,14 @@ export class CliHost {
       return false;
     }
     // From here until the answer, other output waits: the question stays last on screen.
-    const release = this.hold(id);
+    const release = await this.takeScreen(id);
+    let answer: AskResult = false;
     try {
-      return await this.askHeld(name, input, id, context);
+      answer = await this.askHeld(name, input, id, context);
+      return answer;
     } finally {
-      release();
+      // An allowed call shows what runs at once (the spinner names it); a denied one runs nothing.
+      release(answer !== false);
     }
   }
 
@@ -695,7 +722,7 @@ export class CliHost {
     this.spinner.clear();
     const full = this.approvalCard(view, intent);
     // The request card is reused when it is right above and already shows everything the approval would.
-    if (preview?.ok || card === null || this.holdBefore !== id || card.text !== full.text) {
+    if (preview?.ok || card === null || this.screen?.before !== id || card.text !== full.text) {
       card = full;
       this.printNow(`${card.text}\n`);
     }
@@ -705,12 +732,23 @@ export class CliHost {
     }
     const folded = card.hiddenLines > 0;
     const scope = context?.grantScope ?? null;
-    const always =
-      scope === null ? '' : `${bold(this.color, '[a]')} always: ${clean(describeGrantScope(name, scope))}  `;
     const question = approvalQuestion(view, safeName);
+    // The question, then its options; a line too long for the terminal breaks between options, never inside one.
     const prompt = (more: boolean) =>
-      `${bold(this.color, question)}  ${bold(this.color, '[y]')} once  ${always}${bold(this.color, '[n]')} deny  ${more ? `${bold(this.color, '[v]')} view all ${card?.totalLines ?? 0} lines  ` : ''}`;
-    this.approvalActive = true;
+      `${wrapParts(
+        [
+          bold(this.color, question),
+          `${bold(this.color, '[y]')} once`,
+          ...(scope === null
+            ? []
+            : [`${bold(this.color, '[a]')} always: ${clean(describeGrantScope(name, scope))}`]),
+          `${bold(this.color, '[n]')} deny`,
+          ...(more ? [`${bold(this.color, '[v]')} view all ${card?.totalLines ?? 0} lines`] : []),
+        ],
+        (this.io.stdout.columns ?? 100) - 2,
+        '',
+        '  ',
+      ).join('\n')}  `;
     if (context !== undefined && context.source.kind !== 'mode') {
       // Say why this asks when it is not just the mode: a protected path or an ask rule asks every time.
       this.printNow(`${dim(this.color, clean(context.reason))}\n`);
@@ -744,8 +782,13 @@ export class CliHost {
         if (answer === undefined) return;
         settled = true;
         release();
-        this.approvalActive = false;
-        this.printNow(`${label}\n`);
+        // The answer goes after the options, or under them when it would not fit beside them.
+        const shown =
+          prompt(folded && !expanded)
+            .split('\n')
+            .at(-1) ?? '';
+        const fits = visibleWidth(shown) + visibleWidth(label) <= (this.io.stdout.columns ?? 100);
+        this.printNow(`${fits ? '' : '\n'}${label}\n`);
         resolve(answer);
         if (key.ctrl && key.name === 'c') this.abortController?.abort();
       });
@@ -755,7 +798,6 @@ export class CliHost {
           if (settled) return;
           settled = true;
           release();
-          this.approvalActive = false;
           this.printNow('cancelled\n');
           resolve(false);
         },
@@ -886,7 +928,8 @@ export function approvalQuestion(view: ToolCallView, toolName: string): string {
 
 /** A card title for the spinner line: sanitised, first line, at most 60 characters. */
 function spinnerTitle(title: string): string {
-  const line = clean(title).split('\n')[0] ?? '';
+  // Revealed as the card and the question show it: a model's escape in a title is text, never a style.
+  const line = clean(revealText(title)).split('\n')[0] ?? '';
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 

@@ -13,6 +13,13 @@ export interface KeyInput {
   readonly interactive: boolean;
   /** Starts delivering raw keypresses to `handler` until the returned function is called. */
   capture(handler: (key: Key) => void): () => void;
+  /**
+   * Keeps the terminal in raw mode between captures and line reads (a REPL, from its first prompt to its end) until
+   * the returned function is called: keys typed in a gap (a turn just ended, the next prompt not drawn yet) are
+   * neither echoed nor line-buffered by the terminal; they wait, unread, for the next reader. `reassert()` puts raw
+   * mode back after something else turned it off (closing a readline interface does).
+   */
+  hold?(): { release: () => void; reassert: () => void };
 }
 
 /**
@@ -22,8 +29,26 @@ export interface KeyInput {
 export function stdinKeys(stdin: NodeJS.ReadStream): KeyInput {
   const interactive = stdin.isTTY === true;
   let active = 0;
+  let held = 0;
   return {
     interactive,
+    hold() {
+      if (!interactive) return { release: () => undefined, reassert: () => undefined };
+      held += 1;
+      stdin.setRawMode(true);
+      let released = false;
+      return {
+        reassert: () => {
+          if (!released) stdin.setRawMode(true);
+        },
+        release: () => {
+          if (released) return;
+          released = true;
+          held -= 1;
+          if (held === 0 && active === 0) stdin.setRawMode(false);
+        },
+      };
+    },
     capture(handler) {
       if (!interactive) return () => undefined;
       emitKeypressEvents(stdin);
@@ -41,7 +66,8 @@ export function stdinKeys(stdin: NodeJS.ReadStream): KeyInput {
         stdin.off('keypress', listener);
         active -= 1;
         if (active === 0) {
-          stdin.setRawMode(false);
+          // Paused, so what is typed next waits for the next reader; raw mode stays while a REPL holds it.
+          if (held === 0) stdin.setRawMode(false);
           stdin.pause();
         }
       };

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runAcp } from './acp.js';
+import { assertNever } from '@codeagent/render-intent';
 import { clean } from './clean.js';
 import type { PermissionConfig, PermissionMode, PermissionRules } from '@codeagent/permission-gate';
 import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
@@ -31,7 +31,7 @@ import { resolveDataDir, SessionStore } from './sessions.js';
 import { type ResolvedSettings, resolveSettings } from './settings.js';
 import type { PermissionsView } from './permissions.js';
 import { killChildrenOnExit } from './signals.js';
-import { askMcpApproval, CliMcp } from './mcp.js';
+import { mcpConfigPresent, noMcpServers, type SessionMcp } from './mcp-lazy.js';
 
 import { VERSION } from './version.js';
 import { wrapParts } from './wrap.js';
@@ -72,6 +72,8 @@ export async function runCli(proc: CliProcess): Promise<number> {
   }
   if (options.command === 'acp') {
     try {
+      // The ACP adapter and its SDK load only for `codeagent acp`.
+      const { runAcp } = await import('./acp.js');
       return await runAcp(options, proc, (cwd) => acpRules(options, proc, cwd), VERSION);
     } catch (error) {
       proc.stderr.write(`codeagent: ${clean(error instanceof Error ? error.message : String(error))}\n`);
@@ -98,6 +100,21 @@ export async function runCli(proc: CliProcess): Promise<number> {
   };
   const dataDir = resolveDataDir(options.dataDir, proc.env);
   const store = new SessionStore(dataDir);
+  // Work that waits on files, git and WebAssembly starts now and runs beside the model lookup (awaited below).
+  const grammar = loadInstalledShellGrammar();
+  grammar.catch(() => undefined);
+  const promptFor = (dir: string) =>
+    createSystemPrompt({
+      cwd: dir,
+      override: options.systemPrompt ?? undefined,
+      append: options.appendSystemPrompt ?? undefined,
+      ...(proc.env.HOME ? { homeDir: proc.env.HOME } : {}),
+    });
+  const early = {
+    cwd: resolve(options.cwd),
+    prompt: options.command === 'demo' ? null : promptFor(resolve(options.cwd)),
+  };
+  early.prompt?.catch(() => undefined);
   try {
     const { config, path: configPath } = await loadConfig(dataDir);
     // A resumed session is found first: it brings its provider and model.
@@ -177,12 +194,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
       // One-shot runs cannot ask: say what was not applied and how to apply it.
       if (!interactive) warnIgnored(proc.stderr, settings);
     }
-    const prompt = await createSystemPrompt({
-      cwd,
-      override: options.systemPrompt ?? undefined,
-      append: options.appendSystemPrompt ?? undefined,
-      ...(proc.env.HOME ? { homeDir: proc.env.HOME } : {}),
-    });
+    const prompt = await (cwd === early.cwd && early.prompt !== null ? early.prompt : promptFor(cwd));
     const host = new CliHost(io, {
       system: prompt.text,
       cwd,
@@ -201,7 +213,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
       proc.stderr.write(`codeagent: warning: ${clean(warning)}\n`);
     // SIGINT/SIGTERM/SIGHUP and exit end the session's process groups: nothing is left re-parented to init. The REPL
     // keeps SIGINT for its own Ctrl+C (the first interrupts or arms, the second exits through the exit hook).
-    let mcp: CliMcp | null = null;
+    let mcp: SessionMcp | null = null;
     const stopSignals = killChildrenOnExit(
       (signal) => host.toolkit.killAll(signal) + (mcp?.kill(signal) ?? 0),
       {
@@ -228,7 +240,7 @@ export async function runCli(proc: CliProcess): Promise<number> {
     if (chosen.note) info(chosen.note);
     // The gate parses Bash commands with the bash grammar; until it loads, compound commands are asked for.
     try {
-      await loadInstalledShellGrammar();
+      await grammar;
     } catch (e) {
       info(
         `warning: the bash grammar did not load (${clean(e instanceof Error ? e.message : String(e))}); Bash commands beyond plain words will be asked for`,
@@ -242,22 +254,27 @@ export async function runCli(proc: CliProcess): Promise<number> {
     if (options.command !== 'demo' && !chosen.demo) {
       // MCP servers: --mcp-config files, the user's mcp.json, and the project's .mcp.json servers the user approved.
       const asking = options.command === 'repl' && io.keys.interactive && !options.json;
-      mcp = await CliMcp.start(host, {
-        cwd,
-        dataDir,
-        explicitFiles: options.mcpConfig.map((file) => resolve(proc.cwd, file)),
-        approve: options.approveMcp,
-        ask: asking ? askMcpApproval(io, color) : undefined,
-        // Sign-ins and servers' questions need the terminal; without it they fail or are declined.
-        user: asking
-          ? { stdout: io.stdout, keys: io.keys, color, question: (ask) => host.question(ask) }
-          : undefined,
-        note: (line, warn) => {
-          if (showProgress) info(line);
-          else if (warn) proc.stderr.write(`codeagent: ${line}\n`);
-        },
-        env: proc.env,
-      });
+      const explicitFiles = options.mcpConfig.map((file) => resolve(proc.cwd, file));
+      // The MCP adapter and its SDK load only when a config could name a server (or --approve-mcp needs checking).
+      if (options.approveMcp.length > 0 || mcpConfigPresent(cwd, dataDir, explicitFiles)) {
+        const { askMcpApproval, CliMcp } = await import('./mcp.js');
+        mcp = await CliMcp.start(host, {
+          cwd,
+          dataDir,
+          explicitFiles,
+          approve: options.approveMcp,
+          ask: asking ? askMcpApproval(io, color) : undefined,
+          // Sign-ins and servers' questions need the terminal; without it they fail or are declined.
+          user: asking
+            ? { stdout: io.stdout, keys: io.keys, color, question: (ask) => host.question(ask) }
+            : undefined,
+          note: (line, warn) => {
+            if (showProgress) info(line);
+            else if (warn) proc.stderr.write(`codeagent: ${line}\n`);
+          },
+          env: proc.env,
+        });
+      } else mcp = noMcpServers();
     }
     if (resume !== undefined) {
       info(`resumed session ${sessionId} (${host.client.messages.length} messages)`);
@@ -382,10 +399,8 @@ function windowNote(source: WindowSource): string {
     case 'env':
     case 'table':
       return '';
-    default: {
-      const never: never = source;
-      return String(never);
-    }
+    default:
+      return assertNever(source, 'windowNote');
   }
 }
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { assertNever } from '@codeagent/render-intent';
 import {
   type AttachedMcpServers,
   attachMcpServers,
@@ -20,9 +21,8 @@ import {
 import { clean } from './clean.js';
 import type { Key, KeyInput } from './keys.js';
 import { LoopbackSignIn, openInBrowser } from './mcp-auth.js';
+import { NO_MCP_SERVERS, USER_MCP_FILE } from './mcp-lazy.js';
 
-/** The user's own MCP file in the data dir (the `.mcp.json` format). */
-export const USER_MCP_FILE = 'mcp.json';
 /** Where the answers about project servers are kept (the data dir; never the project). */
 export const MCP_APPROVALS_FILE = 'mcp-approvals.json';
 /** Where OAuth tokens of MCP servers are kept (the data dir, 0600). */
@@ -252,9 +252,7 @@ export class CliMcp {
   /** `/mcp`: every server with its scope, status, tools and prompts. */
   async statusLines(): Promise<string[]> {
     if (this.#entries.length === 0) {
-      return [
-        'no MCP servers configured (.mcp.json in the project, ~/.codeagent/mcp.json, or --mcp-config <file>)',
-      ];
+      return [NO_MCP_SERVERS];
     }
     const lines: string[] = [];
     for (const e of this.#entries) lines.push(`  ${await this.#statusLine(e)}`);
@@ -543,9 +541,7 @@ function parseField(
     }
     case 'string':
       return choices && !choices.includes(text) ? undefined : text;
-    default: {
-      const never: never = type;
-      return never;
-    }
+    default:
+      return assertNever(type, 'parseField');
   }
 }

@@ -9,7 +9,7 @@ import { listSkillsMeta, parseSlashCommand } from '@codeagent/skills';
 import type { CliHost, HostIO } from './host.js';
 import { describeCompaction, formatCost, formatTokens } from './host.js';
 import { attachMentions } from './mentions.js';
-import type { CliMcp } from './mcp.js';
+import type { SessionMcp } from './mcp-lazy.js';
 import type { ChosenModel } from './model.js';
 import { permissionsCommand, type PermissionsView } from './permissions.js';
 import { describeSession } from './picker.js';
@@ -36,7 +36,7 @@ export interface ReplContext {
   /** Rule sources and ignored project entries, for `/permissions`. */
   permissions?: PermissionsView;
   /** The session's MCP servers (`/mcp`, their prompts as slash commands), or `null`. */
-  mcp?: CliMcp | null;
+  mcp?: SessionMcp | null;
 }
 
 /** The built-in slash commands, for `/help`. */
@@ -133,6 +133,8 @@ class TtyLines {
   private interruptArmed = false;
   private readonly pending: string[] = [];
   private prefill = '';
+  /** The REPL's hold on raw mode, put back after each line is read. */
+  rawMode: { reassert: () => void } | undefined;
 
   constructor(
     private readonly ctx: ReplContext,
@@ -320,6 +322,8 @@ class TtyLines {
         this.ctx.stdin.off('keypress', onKey);
         this.ctx.io.stdout.write(PASTE_OFF);
         rl.close();
+        // Closing the interface left raw mode: the REPL keeps it until the next reader.
+        this.rawMode?.reassert();
         if (result.kind === 'line') this.remember(result.text);
         resolve(result);
       };
@@ -428,9 +432,13 @@ export async function runRepl(ctx: ReplContext): Promise<number> {
     io.stdout.write('\n(press Ctrl+C again to exit)\n');
   };
   if (tty !== null) process.on('SIGINT', onSigint);
+  // Raw mode from the first prompt to the end: keys typed as a turn ends wait for the next prompt, never echoed.
+  const raw = tty === null ? undefined : io.keys.hold?.();
+  if (tty !== null) tty.rawMode = raw;
   try {
     return await loop(ctx, lines, tty, sigint);
   } finally {
+    raw?.release();
     process.off('SIGINT', onSigint);
   }
 }

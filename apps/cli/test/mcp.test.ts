@@ -296,3 +296,33 @@ describe('MCP server policy (trust, capabilities)', () => {
     expect(JSON.stringify(model.requests[0]?.body.tools)).not.toContain('mcp__fixture__');
   }, 60_000);
 });
+
+describe('the MCP adapter loads only when a config could name a server', () => {
+  it('mcpConfigPresent finds exactly the project files findProjectMcpFile finds, and the user and explicit files', async () => {
+    const { mcpConfigPresent } = await import('../src/mcp-lazy.js');
+    const { findProjectMcpFile } = await import('@codeagent/adapter-mcp');
+    const { root, data } = await tempRoot();
+    const repo = join(root, 'repo');
+    const deep = join(repo, 'a', 'b');
+    await mkdir(deep, { recursive: true });
+    const check = () => expect(mcpConfigPresent(deep, data, [])).toBe(findProjectMcpFile(deep) !== null);
+    // No repository: only the folder itself counts, so a file above it is not seen (as adapter-mcp reads it).
+    await writeFile(join(root, '.mcp.json'), '{"mcpServers":{}}');
+    check();
+    expect(mcpConfigPresent(deep, data, [])).toBe(false);
+    // A repository root: files from cwd up to it count, none above it.
+    await mkdir(join(repo, '.git'));
+    check();
+    await writeFile(join(repo, '.mcp.json'), '{"mcpServers":{}}');
+    check();
+    expect(mcpConfigPresent(deep, data, [])).toBe(true);
+    expect(mcpConfigPresent(root, data, [])).toBe(findProjectMcpFile(root) !== null);
+    // The user's file and --mcp-config.
+    const other = join(root, 'other');
+    await mkdir(other);
+    expect(mcpConfigPresent(other, data, [])).toBe(findProjectMcpFile(other) !== null);
+    expect(mcpConfigPresent(other, data, ['x.json'])).toBe(true);
+    await writeFile(join(data, 'mcp.json'), '{"mcpServers":{}}');
+    expect(mcpConfigPresent(other, data, [])).toBe(true);
+  });
+});

@@ -19,7 +19,7 @@ describe('/permissions', () => {
       'mode: default',
       'session grants (revoke with /permissions revoke <id>):',
       '  g1  Bash commands starting with `npm test`',
-      '  g2  Edit on /w/a.ts',
+      '  g2  Edit on /w/a.ts (this path only)',
       'rules:',
       '  deny  Read(**/.env)  (/w/.codeagent/settings.json)',
       'ignored from untrusted project settings (trust the workspace with --trust to apply them):',

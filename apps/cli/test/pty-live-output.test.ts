@@ -106,4 +106,35 @@ describe('Bash output streams live into its card (built binary, tmux, loopback m
     expect(end).not.toContain('┆ tick');
     await cli.keys('C-d');
   }, 60_000);
+
+  it('an approved call that stays silent shows what runs at once (the spinner names it), then its live output', async () => {
+    const dirs = await tempRoot('codeagent-live-');
+    // A model's escape in the command: the spinner line shows it as text, as the card does.
+    const command = 'sleep 3; echo done; sleep 2 # \u001b[8m';
+    const shown = 'sleep 3; echo done; sleep 2 # <ESC>[8m';
+    const server = await startOpenAIServer({
+      replies: [{ tools: [{ name: 'Bash', args: { command } }] }, { text: 'it ran' }],
+    });
+    servers.push(server);
+    const cli = await start(dirs, server, [], { NO_COLOR: '1' });
+    await cli.waitFor(/session \S+ · \/help/);
+    await cli.type('go');
+    await cli.keys('Enter');
+    await cli.waitFor(`Run ${shown}?`, 10_000);
+    await cli.keys('y');
+    // Before the command prints anything: the answer, then a running line naming the command under it.
+    const running = await cli.waitFor(
+      /allowed once\n\S running sleep 3; echo done; sleep 2 # <ESC>\[8m/u,
+      2_500,
+    );
+    expect(running).not.toContain('done\n');
+    expect(server.requests).toHaveLength(1);
+    // Its output, live under the card, while it still runs.
+    const live = await cli.waitFor(/┆ done\n\S running sleep 3/u, 10_000);
+    expect(live).toContain(`running ${shown}`);
+    expect(server.requests).toHaveLength(1);
+    await cli.waitFor('it ran', 15_000);
+    expect((await cli.raw()).toString('utf8')).not.toContain('\u001b[8m');
+    await cli.keys('C-d');
+  }, 60_000);
 });

@@ -104,11 +104,12 @@ describe('parallel tool calls in a pseudo-terminal', () => {
     // The Read ran while questions were pending: its result was printed after an answer, labelled.
     expect(screen.indexOf('↳ Read notes.txt', afterFirst)).toBeGreaterThan(afterFirst);
 
-    // Each question once, in call order, followed on its line only by its answer.
-    const questions = screen
-      .split('\n')
-      .map((l) => l.trimEnd())
-      .filter((l) => l.includes('[n] deny'));
+    // Each question once, in call order, followed only by its answer (beside the options, or under them when it
+    // would not fit the terminal's width).
+    const screenLines = screen.split('\n').map((l) => l.trimEnd());
+    const questions = screenLines.flatMap((l, i) =>
+      !l.includes('[n] deny') ? [] : [/deny {2}\S/u.test(l) ? l : `${l}  ${screenLines[i + 1] ?? ''}`],
+    );
     expect(questions.map((l) => /^(.*?\?) /u.exec(l)?.[1])).toEqual([
       'Run sleep 30 in the background?',
       'Allow Stop job-1?',

@@ -1,134 +1,27 @@
-// Web host rendering bench, in Debian's Chromium, one run: a 2,000-card transcript's first render and a scroll
-// through it, then 50,000 streamed text deltas into the same session; ours (virtualised transcript) against the
-// same page with virtualisation off (`?virtual=0`). Reports time and the longest main-thread task (goal: <= 50 ms),
-// read from a Chromium trace (every `RunTask` of the renderer's main thread, so tasks under 50 ms count too).
+// Web host rendering bench, in Debian's Chromium: a 2,000-card transcript's first render and a scroll through it,
+// then 50,000 streamed text deltas into the same session; ours (virtualised transcript) against the same page with
+// virtualisation off (`?virtual=0`), BENCH_RUNS runs of each (default 3, the order alternating). Reports time and
+// the longest main-thread task (goal: <= 50 ms), read from a Chromium trace (every `RunTask` of the renderer's
+// main thread, so tasks under 50 ms count too), in wall time and in the CPU time the thread spent in it (on a
+// shared machine the wall time also counts the time the thread waited for a core). Prints the shared bench format
+// (scripts/bench-lib.mjs, ADR 0205) and writes .bench/web.render.json.
 // BENCH_PROFILE=1 also prints the functions with the most self time in each phase (a CPU profile over CDP).
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scriptedModel } from '@codeagent/providers';
 import { chromium } from 'playwright-core';
+import { benchSuite, median } from '../../../scripts/bench-lib.mjs';
 import { startWebHost } from '../dist/server/server.js';
 import { openSessionStore } from '../dist/server/store.js';
+import { transcript } from './transcript-fixture.mjs';
 
 const CARDS = Number(process.env.BENCH_CARDS ?? 2000);
 const DELTAS = Number(process.env.BENCH_DELTAS ?? 50_000);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PROFILE = process.env.BENCH_PROFILE === '1';
-
-const artifact = (kind, payload) => ({
-  schema: 'codeagent.tool-artifact',
-  version: 1,
-  kind,
-  status: 'success',
-  icon: null,
-  title: null,
-  payload,
-});
-
-/** One tool part of each kind in turn: code, terminal, diff, table, text. */
-function toolPart(i) {
-  const path = `src/module-${i}.ts`;
-  const code = `export function f${i}(x: number): number {\n  return x * ${i} + 1;\n}\n`;
-  const base = { type: 'dynamic-tool', toolCallId: `call-${i}`, state: 'output-available' };
-  const meta = (call, result, art, value) => ({
-    ...base,
-    toolName: call.toolName,
-    title: call.view.title,
-    input: call.input,
-    output: value,
-    toolMetadata: { codeagent: { call: call.view, intent: null, result, artifact: art, isError: false } },
-  });
-  switch (i % 5) {
-    case 0:
-      return meta(
-        {
-          toolName: 'Read',
-          input: { file_path: path },
-          view: { card: 'generic', title: `Read ${path}`, kind: 'read', locations: [{ path, line: 1 }] },
-        },
-        { card: 'generic', content: [{ type: 'text', text: code }] },
-        artifact('code', { text: code, lang: 'typescript', filename: path }),
-        code,
-      );
-    case 1: {
-      const output = `\u001b[32m✓\u001b[0m test ${i} passed\n\u001b[32m✓\u001b[0m test ${i + 1} passed\n`;
-      return meta(
-        {
-          toolName: 'Bash',
-          input: { command: `npm test -- ${i}` },
-          view: { card: 'terminal', title: `npm test -- ${i}`, cwd: '/work' },
-        },
-        { card: 'terminal', output, exitCode: 0 },
-        artifact('text', { text: output }),
-        output,
-      );
-    }
-    case 2: {
-      const diffs = [{ path, oldText: `  return x * ${i};`, newText: `  return x * ${i} + 1;` }];
-      return meta(
-        {
-          toolName: 'Edit',
-          input: { file_path: path },
-          view: { card: 'diff', title: `Edit ${path}`, diffs },
-        },
-        { card: 'diff', diffs },
-        artifact('diff', { old: `  return x * ${i};\n`, new: `  return x * ${i} + 1;\n`, path }),
-        `Edited ${path}`,
-      );
-    }
-    case 3: {
-      const df = Array.from({ length: 8 }, (_, r) => ({
-        file: `src/m${r}.ts`,
-        line: r + 1,
-        text: `// TODO ${i}.${r}`,
-      }));
-      return meta(
-        {
-          toolName: 'Grep',
-          input: { pattern: 'TODO' },
-          view: { card: 'generic', title: `Grep TODO (${i})`, kind: 'search' },
-        },
-        { card: 'generic' },
-        artifact('table', { df }),
-        `${df.length} matches`,
-      );
-    }
-    default:
-      return meta(
-        {
-          toolName: 'TodoWrite',
-          input: {},
-          view: { card: 'generic', title: `Todo list ${i}`, kind: 'other' },
-        },
-        { card: 'generic', content: [{ type: 'text', text: `- [x] step ${i}\n- [ ] step ${i + 1}` }] },
-        artifact('text', { text: `- [x] step ${i}\n- [ ] step ${i + 1}` }),
-        `- [x] step ${i}`,
-      );
-  }
-}
-
-function transcript() {
-  const parts = [];
-  for (let i = 0; i < CARDS; i++) {
-    if (i % 10 === 0)
-      parts.push({
-        type: 'text',
-        text: `Working on batch **${i / 10}**: reading, testing, editing.`,
-        state: 'done',
-      });
-    parts.push(toolPart(i));
-  }
-  return [
-    { id: 'bench-user', role: 'user', parts: [{ type: 'text', text: 'Do the big refactor.' }] },
-    {
-      id: 'bench-assistant',
-      role: 'assistant',
-      parts,
-      metadata: { stopReason: 'completed', finishReason: 'stop', usage: null, awaitingApproval: false },
-    },
-  ];
-}
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 
 // 50,000 deltas of four characters ("word "), in paragraphs of 40 words.
 const words = [];
@@ -138,9 +31,11 @@ const streamed = `${words.join('')}\n\nstream-finished`;
 const dir = await mkdtemp(join(tmpdir(), 'codeagent-web-bench-'));
 const database = join(dir, 'sessions.db');
 const opened = await openSessionStore({ database });
-const ui = transcript();
-for (const id of ['bench-virtual', 'bench-plain']) {
-  await opened.store.create({ id, title: id, meta: { mode: 'bypass' }, ui });
+const ui = transcript(CARDS);
+// A fresh copy of the session for every run (a run streams a turn into it).
+for (let run = 0; run < RUNS; run++) {
+  for (const id of [`bench-virtual-${run}`, `bench-plain-${run}`])
+    await opened.store.create({ id, title: id, meta: { mode: 'bypass' }, ui });
 }
 await opened.close();
 
@@ -175,14 +70,45 @@ const context = await chromium.launchPersistentContext(profile, {
   ],
 });
 
+/**
+ * The kernel's scheduler statistics of every thread of every Chromium renderer process (`/proc/<pid>/task/<tid>/
+ * schedstat`): `pid:tid` -> [ns on a CPU, ns runnable but waiting in a run queue]. The second figure is the time a
+ * thread wanted a core and did not get one; nothing in the page can cause it.
+ */
+function rendererThreads() {
+  const out = new Map();
+  let pids = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const [cpu, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+        out.set(`${pid}:${tid}`, [cpu, wait]);
+      }
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return out;
+}
+
 /** A browser-wide trace: the longest task of any renderer main thread between `start()` and `stop()`. */
 async function tracer(browser) {
   const cdp = await browser.newBrowserCDPSession();
   let events = [];
+  let sched = new Map();
+  let startedAt = 0;
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   return {
     async start() {
       events = [];
+      sched = rendererThreads();
+      startedAt = performance.now();
       await cdp.send('Tracing.start', {
         transferMode: 'ReportEvents',
         traceConfig: {
@@ -196,6 +122,8 @@ async function tracer(browser) {
     },
     /** Stops and returns the longest main-thread task in ms and the three longest with what ran in them. */
     async stop() {
+      const after = rendererThreads();
+      const wallMs = performance.now() - startedAt;
       const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
       await cdp.send('Tracing.end');
       await done;
@@ -225,12 +153,29 @@ async function tracer(browser) {
       // The CPU time the main thread spent in its longest task (`tdur`): on a machine shared with other work the
       // wall time also counts the time the thread waited for a core.
       const cpu = Math.max(0, ...tasks.map((t) => t.tdur ?? 0)) / 1000;
-      return { longest: (tasks[0]?.dur ?? 0) / 1000, cpu, top, windows: tasks.slice(0, 3) };
+      // The main thread that ran the longest task, over the whole phase: time on a CPU and time it waited for one.
+      const key = tasks[0] ? `${tasks[0].pid}:${tasks[0].tid}` : '';
+      const [cpu0, wait0] = sched.get(key) ?? [Number.NaN, Number.NaN];
+      const [cpu1, wait1] = after.get(key) ?? [Number.NaN, Number.NaN];
+      const thread = { wallMs, cpuMs: (cpu1 - cpu0) / 1e6, waitMs: (wait1 - wait0) / 1e6 };
+      return {
+        thread,
+        longest: (tasks[0]?.dur ?? 0) / 1000,
+        // The CPU time of that longest task (the rest of its wall time the thread waited).
+        longestCpu: (tasks[0]?.tdur ?? 0) / 1000,
+        cpu,
+        top,
+        windows: tasks.slice(0, 3),
+      };
     },
   };
 }
 
 let lastProfile = null;
+
+/** The main thread's time over a phase, in words. */
+const threadText = ({ thread: t }) =>
+  `main thread over the phase: ${t.wallMs.toFixed(0)} ms wall, ${t.cpuMs.toFixed(0)} ms on a CPU, ${t.waitMs.toFixed(0)} ms waiting for one (${((100 * t.waitMs) / t.wallMs).toFixed(0)}%)`;
 
 /** What ran (inclusive time per function) in each of the longest traced tasks, from the last CPU profile. */
 function explain(trace) {
@@ -316,7 +261,9 @@ async function measure(id, query, trace) {
   await page.waitForTimeout(500);
   const renderTask = await trace.stop();
   const domRows = await page.locator('[data-row]').count();
-  console.error(`  ${id}: rendered in ${render.toFixed(0)} ms, ${domRows} rows in the DOM`);
+  console.error(
+    `  ${id}: rendered in ${render.toFixed(0)} ms, ${domRows} rows in the DOM; ${threadText(renderTask)}`,
+  );
   console.error(`    longest tasks: ${renderTask.top.join('; ')}`);
   explain(renderTask);
   // Scroll from the bottom to the top, one screen a frame.
@@ -338,7 +285,9 @@ async function measure(id, query, trace) {
     }),
   );
   const scrollTask = await trace.stop();
-  console.error(`  ${id}: scrolled ${scroll.steps} screens in ${scroll.ms.toFixed(0)} ms`);
+  console.error(
+    `  ${id}: scrolled ${scroll.steps} screens in ${scroll.ms.toFixed(0)} ms; ${threadText(scrollTask)}`,
+  );
   console.error(`    longest tasks: ${scrollTask.top.join('; ')}`);
   explain(scrollTask);
   // Stream 50,000 deltas into the same transcript (scrolled back to the bottom).
@@ -367,7 +316,7 @@ async function measure(id, query, trace) {
   });
   const streamMs = (await page.evaluate(() => performance.now())) - streamStart;
   const streamTask = await trace.stop();
-  console.error(`  ${id}: streamed in ${streamMs.toFixed(0)} ms`);
+  console.error(`  ${id}: streamed in ${streamMs.toFixed(0)} ms; ${threadText(streamTask)}`);
   console.error(`    longest tasks: ${streamTask.top.join('; ')}`);
   explain(streamTask);
   // The end of the answer is on screen (a virtualised row renders its content right after it mounts).
@@ -386,47 +335,101 @@ async function measure(id, query, trace) {
   return {
     render,
     renderTask: renderTask.longest,
+    renderTaskCpu: renderTask.longestCpu,
     renderCpu: renderTask.cpu,
+    renderWait: (100 * renderTask.thread.waitMs) / renderTask.thread.wallMs,
     domRows,
     scroll: scroll.ms,
     scrollSteps: scroll.steps,
     scrollTask: scrollTask.longest,
+    scrollTaskCpu: scrollTask.longestCpu,
     scrollCpu: scrollTask.cpu,
+    scrollWait: (100 * scrollTask.thread.waitMs) / scrollTask.thread.wallMs,
     streamMs,
     streamTask: streamTask.longest,
+    streamTaskCpu: streamTask.longestCpu,
     streamCpu: streamTask.cpu,
+    streamWait: (100 * streamTask.thread.waitMs) / streamTask.thread.wallMs,
   };
 }
 
 try {
   const trace = await tracer(context.browser());
-  const ours = await measure('bench-virtual', '', trace);
-  const base = await measure('bench-plain', '?virtual=0', trace);
-  const row = (name, a, b, unit = 'ms') =>
-    `| ${name} | ${a.toFixed(0)} ${unit} | ${b.toFixed(0)} ${unit} | ${(a / b).toFixed(2)} |`;
-  console.log(
-    `web host bench: ${CARDS} cards, ${DELTAS} streamed deltas, Chromium ${context.browser()?.version() ?? ''}, one run`,
+  const ours = [];
+  const base = [];
+  for (let run = 0; run < RUNS; run++) {
+    // The order alternates, so neither side always runs first (a cold cache, a quieter moment).
+    console.error(`run ${run + 1} of ${RUNS} (load ${loadavg()[0].toFixed(1)})`);
+    if (run % 2 === 0) {
+      ours.push(await measure(`bench-virtual-${run}`, '', trace));
+      base.push(await measure(`bench-plain-${run}`, '?virtual=0', trace));
+    } else {
+      base.push(await measure(`bench-plain-${run}`, '?virtual=0', trace));
+      ours.push(await measure(`bench-virtual-${run}`, '', trace));
+    }
+  }
+  const suite = benchSuite(
+    '@codeagent/web',
+    `${CARDS} cards, ${DELTAS.toLocaleString('en')} streamed deltas, Chromium ${context.browser()?.version() ?? ''}, ${RUNS} runs of each side`,
+    'render',
   );
-  console.log('| metric | ours (virtualised) | baseline (no virtualisation) | ratio ours/baseline |');
-  console.log('|---|---|---|---|');
-  console.log(row('first render (navigation to painted)', ours.render, base.render));
-  console.log(row('longest task during first render', ours.renderTask, base.renderTask));
-  console.log(row('  its CPU time (most CPU in one task)', ours.renderCpu, base.renderCpu));
-  console.log(
-    row(`scroll to top (${ours.scrollSteps} / ${base.scrollSteps} screens)`, ours.scroll, base.scroll),
+  const baselineName = 'the same page without virtualisation (?virtual=0)';
+  const NO_LONG_TASK = { max: 50, on: 'value', note: 'no task over 50 ms' };
+  const figure = (name, what, key, goal, per = () => 1) => {
+    const values = ours.map((r) => r[key] / per(r));
+    const refs = base.map((r) => r[key] / per(r));
+    const worst = Math.max(...values);
+    return suite.value({
+      name,
+      what,
+      unit: 'ms',
+      values,
+      reference: median(refs),
+      baselineName,
+      ...(goal ? { goal } : {}),
+      note: `runs: ${values.map((v) => v.toFixed(0)).join(', ')} ms (worst ${worst.toFixed(0)}); baseline runs: ${refs.map((v) => v.toFixed(0)).join(', ')} ms`,
+    });
+  };
+  const phases = [
+    ['render', 'first render', 'navigation to painted, then 500 ms settling'],
+    ['scroll', 'scroll', `bottom to top, one screen a frame (${ours[0].scrollSteps} screens)`],
+    ['stream', 'stream', `${DELTAS.toLocaleString('en')} deltas, send to done`],
+  ];
+  figure('first render', 'navigation to the first painted frame with cards', 'render');
+  figure(
+    'scroll per screen',
+    'scrolling one screen a frame, bottom to top: time per screen',
+    'scroll',
+    null,
+    (r) => r.scrollSteps,
   );
-  console.log(row('scroll time per screen', ours.scroll / ours.scrollSteps, base.scroll / base.scrollSteps));
-  console.log(row('longest task while scrolling', ours.scrollTask, base.scrollTask));
-  console.log(row('  most CPU in one task while scrolling', ours.scrollCpu, base.scrollCpu));
-  console.log(row(`${DELTAS.toLocaleString('en')} deltas: send to done`, ours.streamMs, base.streamMs));
-  console.log(row('longest task while streaming', ours.streamTask, base.streamTask));
-  console.log(row('  most CPU in one task while streaming', ours.streamCpu, base.streamCpu));
-  console.log(`DOM rows: ${ours.domRows} virtualised vs ${base.domRows}; goal: no task over 50 ms`);
-  console.log(
-    `load average at the end: ${loadavg()
+  figure('stream', `${DELTAS.toLocaleString('en')} streamed deltas: send to done`, 'streamMs');
+  for (const [key, label, what] of phases) {
+    figure(
+      `${label}: longest task`,
+      `the longest main-thread task (wall time), ${what}`,
+      `${key}Task`,
+      NO_LONG_TASK,
+    );
+    figure(
+      `${label}: its CPU time`,
+      `the CPU time the main thread spent in that longest task (its wall time minus waiting for a core)`,
+      `${key}TaskCpu`,
+      NO_LONG_TASK,
+    );
+    figure(
+      `${label}: most CPU in one task`,
+      `the most CPU time of any one main-thread task, ${what}`,
+      `${key}Cpu`,
+      NO_LONG_TASK,
+    );
+  }
+  suite.note(
+    `DOM rows: ${ours[0].domRows} virtualised vs ${base[0].domRows}; load average at the end: ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')} on ${cpus().length} cores`,
   );
+  suite.finish();
 } finally {
   await context.close();
   await host.close();

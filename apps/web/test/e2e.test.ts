@@ -117,6 +117,23 @@ describe('the web host in Chromium on the demo model', () => {
       0,
     );
     expect(await page.locator('img.ca-image').count()).toBeGreaterThan(0);
+    // A background command's card says which job started; its code artifact (the command, no output yet) would only
+    // repeat the card's title, so it is not drawn.
+    const background = page.locator('[data-row="tool"][data-tool="Bash"]:has([data-card="generic"])');
+    expect(await background.count()).toBeGreaterThan(0);
+    expect(await background.first().textContent()).toContain('Started background job');
+    expect(await background.locator('.ca-result[data-kind="code"]').count()).toBe(0);
+    // The todo list is drawn once (its table), not as the call's text and again as the table.
+    const todos = page.locator('[data-row="tool"][data-tool="TodoWrite"]');
+    expect(await todos.locator('.ca-result[data-kind="table"]').count()).toBe(1);
+    expect(await todos.locator('.ca-card-content').textContent()).toMatch(
+      /^\d+ items: \d+ completed, 1 in progress/,
+    );
+    // Outside the collapsed Input section (the exact input), the list shows once: in the table.
+    const shown = await todos
+      .locator('.ca-card-body > :not(.ca-raw-input)')
+      .evaluateAll((els) => els.map((e) => e.textContent ?? '').join('\n'));
+    expect(shown.split('Add a farewell helper').length - 1).toBe(1);
     const state = (tool: string) =>
       page
         .locator(`[data-row="tool"][data-tool="${tool}"]`)

@@ -21,7 +21,12 @@ beforeAll(async () => {
       model: () => ({
         model: scriptedModel([
           { parts: [{ type: 'tool-call', toolName: 'Bash', input: { command, description: 'Build' } }] },
-          { parts: [{ type: 'text', text: 'The build passed.' }] },
+          // Streamed slowly enough that the status line is seen saying so.
+          {
+            parts: [{ type: 'text', text: `The build passed. ${'All the steps ran. '.repeat(30)}` }],
+            chunkSize: 6,
+            delayMs: 15,
+          },
         ]),
         contextWindow: 100_000,
         maxOutputTokens: 4_000,
@@ -46,6 +51,17 @@ describe('Bash output streams into the terminal card (Chromium)', () => {
     try {
       const page = await context.newPage();
       const seen = await watch(page, host.origin);
+      // Every state the status line goes through, however briefly (a mutation observer in the page).
+      await page.addInitScript(() => {
+        const states: string[] = [];
+        (window as unknown as { __states: string[] }).__states = states;
+        new MutationObserver(() => {
+          const el = document.querySelector('[data-testid="status"]');
+          const state = el ? `${el.getAttribute('data-activity')}|${el.textContent}` : null;
+          if (state !== null && states.at(-1) !== state) states.push(state);
+        }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+      });
+      const states = () => page.evaluate(() => (window as unknown as { __states: string[] }).__states);
       await page.goto(host.url);
       await page.getByRole('button', { name: 'Start a session' }).click();
       await page.getByLabel('Message').fill('build it');
@@ -54,6 +70,8 @@ describe('Bash output streams into the terminal card (Chromium)', () => {
       await expect
         .poll(() => dock.locator('.ca-approval-tool').textContent(), { timeout: 20_000 })
         .toBe('Bash');
+      await expect.poll(() => page.getByTestId('status').textContent()).toBe('Waiting for your approval');
+      const answeredAt = (await states()).length;
       await dock.getByRole('button', { name: 'Allow once' }).click();
       const card = page.locator('.ca-card[data-card="terminal"]');
       // The command still waits for the gate file: this output can only have arrived live.
@@ -61,6 +79,14 @@ describe('Bash output streams into the terminal card (Chromium)', () => {
         .poll(() => card.locator('.ca-terminal-output').textContent(), { timeout: 20_000 })
         .toContain('step two');
       expect(await card.getAttribute('data-status')).toBe('running');
+      // The approved command runs: the status line says which, never that it still waits for an approval.
+      const status = page.getByTestId('status');
+      expect(await status.getAttribute('data-activity')).toBe('running-tool');
+      // The Stop button is offered, and the message box kept its width (the button's place is kept when idle).
+      const box = page.getByLabel('Message');
+      const runningWidth = await box.evaluate((e) => e.getBoundingClientRect().width);
+      expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
+      expect(await status.textContent()).toMatch(/^Running printf '\\033\[32mbuild ok.*…$/);
       const output = card.locator('.ca-terminal-output');
       expect(await output.textContent()).toBe('build ok\nstep two');
       // The SGR colour became a class; the OSC title left nothing behind.
@@ -72,6 +98,18 @@ describe('Bash output streams into the terminal card (Chromium)', () => {
         .poll(() => page.getByTestId('transcript').textContent(), { timeout: 20_000 })
         .toContain('The build passed.');
       await expect.poll(() => card.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
+      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe('Done');
+      expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
+      expect(await box.evaluate((e) => e.getBoundingClientRect().width)).toBe(runningWidth);
+      const after = (await states()).slice(answeredAt).map((s) => s.split('|')[0]);
+      expect(after).not.toContain('awaiting-approval');
+      // Running the command, then the answer streaming, then done (sending the answer and waiting for the model
+      // come between).
+      const order = after.filter((a) => a !== 'waiting-model' && a !== 'resuming');
+      expect(order.slice(0, 1)).toEqual(['running-tool']);
+      expect(order).toContain('writing');
+      expect(order.indexOf('writing')).toBeGreaterThan(order.indexOf('running-tool'));
+      expect(order.at(-1)).toBe('done');
       expect(await card.locator('.ca-terminal-output').first().textContent()).toContain('finished');
       await page.screenshot({ path: join(SCREENSHOT_DIR, 'live-terminal-done.png') });
       expect(seen.errors).toEqual([]);

@@ -1,3 +1,4 @@
+import { isRecord } from '@codeagent/artifact-schema/internal';
 import { cleanServerText, clipServerText } from './text.js';
 
 /** One field of a server's form (elicitation in form mode: primitive values only, by the spec). */
@@ -33,9 +34,6 @@ export type McpElicitAnswer =
   | { readonly action: 'accept'; readonly content: Readonly<Record<string, string | number | boolean>> }
   | { readonly action: 'decline' }
   | { readonly action: 'cancel' };
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The form of an `elicitation/create` request's `requestedSchema`, cleaned; fields of unknown shape are left out. */
 export function elicitFields(schema: unknown): McpElicitField[] {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
   ClientCredentialsProvider,
@@ -74,9 +75,6 @@ export interface McpOAuthOptions {
 }
 
 const MAX_TOKEN_FILE = 4 * 1024 * 1024;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Tokens and registrations in one JSON file of the user's (`{version: 1, servers: {<url>: record}}`), written

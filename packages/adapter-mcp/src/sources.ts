@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 import { type McpServerConfig, type ParseMcpConfigOptions, readMcpConfigFile } from './config.js';
 import { McpAdapterError } from './errors.js';
 import { readPrivateJson, writePrivateJson } from './files.js';
@@ -159,9 +160,6 @@ export interface McpApproval {
 }
 
 const MAX_APPROVALS_BYTES = 4 * 1024 * 1024;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The user's answers about project servers, per workspace and per server, each tied to the fingerprint of the entry

@@ -50,7 +50,7 @@ export {
   type ToolRecord,
 } from './session.js';
 export type { SkillsOptions, SlashExpansion } from './skill-wiring.js';
-export { STOP_REASONS, type StopReason } from './stop-reason.js';
+export { mapStopReason, STOP_REASONS, type StopFacts, type StopReason } from './stop-reason.js';
 export { loadSession, stream, streamEvents } from './stream.js';
 export {
   type AgentTool,

@@ -1,8 +1,15 @@
 import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createClient, defineTool, STOP_REASONS, stream } from '../src/index.js';
-import { mapStopReason } from '../src/stop-reason.js';
+import vectors from '@codeagent/render-intent/vectors/stop-reasons.json' with { type: 'json' };
+import {
+  createClient,
+  defineTool,
+  mapStopReason,
+  STOP_REASONS,
+  type StopFacts,
+  stream,
+} from '../src/index.js';
 import { call, finish, recordingCallbacks, scriptedModel, text } from './helpers.js';
 
 const noop = defineTool({
@@ -24,6 +31,27 @@ function apiError(status: number, message: string, headers: Record<string, strin
     isRetryable: status === 429 || status >= 500,
   });
 }
+
+// The shared conformance vectors (also run by @codeagent/conformance against any backend, in any language).
+describe('stop-reason vectors (@codeagent/render-intent/vectors/stop-reasons.json)', () => {
+  type Facts = Omit<StopFacts, 'finishReason'> & { finishReason: string | null };
+  it.each(vectors.vectors.map((v) => [v.id, v] as const))('%s', (_id, v) => {
+    const [facts] = v.args as unknown as [Facts];
+    const reason = mapStopReason({ ...facts, finishReason: facts.finishReason ?? undefined });
+    expect(reason, v.rule).toBe(v.expected);
+  });
+
+  it('cover every unified finish reason of the AI SDK and every stop reason, each with its rule', () => {
+    expect([...vectors.stopReasons].sort()).toEqual([...STOP_REASONS].sort());
+    const finishes = new Set(vectors.vectors.map((v) => v.args[0]?.finishReason));
+    for (const f of vectors.finishReasons) expect(finishes, f).toContain(f);
+    expect(new Set(vectors.vectors.map((v) => v.expected))).toEqual(new Set(STOP_REASONS));
+    for (const v of vectors.vectors) {
+      expect(v.rule, v.id).toMatch(/CONTRACTS\.md §3/);
+      expect(v.from.length, v.id).toBeGreaterThan(5);
+    }
+  });
+});
 
 describe('stop reasons', () => {
   it.each([

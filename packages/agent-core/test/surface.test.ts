@@ -22,6 +22,7 @@ describe('public surface', () => {
         'createClient',
         'defineTool',
         'loadSession',
+        'mapStopReason',
         'parseSession',
         'presentationMeta',
         'registerToolMeta',

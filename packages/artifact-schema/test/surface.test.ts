@@ -38,10 +38,13 @@ describe('public surface (changing it is a semver decision)', () => {
 
   it('pins the ./internal entry export names (outside semver, for siblings)', async () => {
     expect(Object.keys(await import('../src/internal.js')).sort()).toEqual([
+      'assertNever',
       'isErrorSet',
       'isPlainObject',
       'isRecord',
+      'safeJson',
       'toText',
+      'unreachableMessage',
     ]);
   });
 

@@ -15,10 +15,7 @@ import {
 import { type TrustedHtml, isTrustedHtml, trustedHtml } from '../src/safety.js';
 import type { InferredToolArtifact } from '../src/schema.js';
 import { type ConformanceVector, isThrowingVector } from '../src/vectors.js';
-
-function assertNever(x: never): never {
-  throw new Error(`unreachable: ${String(x)}`);
-}
+import { assertNever } from '../src/internal.js';
 
 describe('types', () => {
   it('accessors return the artifact or null and a string', () => {

@@ -1,8 +1,9 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { Capability } from '@codeagent/permission-gate';
 import { type Script, scriptedModel } from '@codeagent/providers';
 import { jsonDifference } from './compare.js';
 import { buildReport, type ConformanceReport, caseResult, type VectorResult } from './run.js';
-import scenarios from './backend-scenarios.json' with { type: 'json' };
+import scenarios from '@codeagent/render-intent/vectors/backend-scenarios.json' with { type: 'json' };
 
 /** A tool a backend scenario registers: what the model may call, and what it does. */
 export interface BackendTool {
@@ -10,8 +11,8 @@ export interface BackendTool {
   readonly name: string;
   /** Its description for the model. */
   readonly description: string;
-  /** Its capability for the permission gate. */
-  readonly capability: 'read' | 'write' | 'exec' | 'net';
+  /** Its capability for the permission gate (one of the gate's four). */
+  readonly capability: Capability;
   /** Runs it (records the call; returns the scenario's result or throws its error). */
   execute(args: unknown): Promise<unknown>;
 }
@@ -24,6 +25,19 @@ export interface BackendSetup {
   readonly tools: readonly BackendTool[];
   /** The approval callback to install in the default permission mode: answers as the scenario says. */
   readonly ask: (name: string, input: unknown, id: string) => Promise<boolean>;
+  /** Limits the backend must be configured with for this scenario (none: its defaults). */
+  readonly limits: BackendLimits;
+}
+
+/**
+ * Limits a scenario configures: a backend that cannot honour one fails that scenario (list it in a baseline).
+ */
+export interface BackendLimits {
+  /** The most model requests of one turn (agent-core `maxTurns`): reaching it ends the turn with `max_turns`. */
+  readonly maxTurns?: number;
+  /** The model's context window in tokens (agent-core `contextWindow`): an input past its blocking level ends the
+   * turn with `budget_exceeded` before any request. */
+  readonly contextWindow?: number;
 }
 
 /** One event of a backend's stream (`{type: 'delta', text}`, `{type: 'end', result}`, ...). */
@@ -78,6 +92,8 @@ export interface BackendExpectation {
   readonly asked?: readonly string[];
   /** Tools that must not have run. */
   readonly notExecuted?: readonly string[];
+  /** How many requests the model got (the scripted model counts them). */
+  readonly modelRequests?: number;
 }
 
 /** A backend scenario: a scripted model, tools, approval answers, and what the event stream must show. */
@@ -88,6 +104,10 @@ export interface BackendScenario {
   readonly rule: string;
   /** The user input. */
   readonly input: string;
+  /** Send the input repeated this many times (a huge input without a huge vector file). */
+  readonly inputRepeat?: number;
+  /** Limits to configure the backend with. */
+  readonly limits?: BackendLimits;
   /** The model's script, one turn per request (JSON: `@codeagent/providers` ScriptTurn). */
   readonly turns: readonly unknown[];
   /** Tools to register. */
@@ -100,8 +120,11 @@ export interface BackendScenario {
   readonly expect: BackendExpectation;
 }
 
-/** The backend scenarios (event order, key order of tool results, approvals, errors, stop reasons, abort). */
-export const backendScenarios: readonly BackendScenario[] = scenarios as readonly BackendScenario[];
+/**
+ * The backend scenarios (event order, key order of tool results, approvals, errors, stop reasons, abort), from
+ * `@codeagent/render-intent/vectors/backend-scenarios.json`, the file agent-core's own tests run too.
+ */
+export const backendScenarios: readonly BackendScenario[] = scenarios.scenarios as readonly BackendScenario[];
 
 /** The key order of a tool-result event (CONTRACTS §3: the seed's six, `view` appended). */
 export const TOOL_RESULT_KEYS = ['id', 'name', 'display', 'value', 'isError', 'artifact', 'view'] as const;
@@ -134,8 +157,10 @@ async function runScenario(s: BackendScenario, factory: BackendFactory): Promise
       return t.result;
     },
   }));
+  const model = scriptedModel(s.turns as Script, { chunkSize: 8 });
   const backend = await factory({
-    model: scriptedModel(s.turns as Script, { chunkSize: 8 }),
+    model,
+    limits: s.limits ?? {},
     tools,
     ask: async (name, _input, id) => {
       asked.push(`${name}:${id}`);
@@ -144,7 +169,8 @@ async function runScenario(s: BackendScenario, factory: BackendFactory): Promise
   });
   const controller = new AbortController();
   const events: BackendEvent[] = [];
-  for await (const e of backend.events(s.input, { signal: controller.signal })) {
+  const input = s.input.repeat(s.inputRepeat ?? 1);
+  for await (const e of backend.events(input, { signal: controller.signal })) {
     events.push(e);
     if (
       s.abortAfterEvents !== undefined &&
@@ -206,6 +232,8 @@ async function runScenario(s: BackendScenario, factory: BackendFactory): Promise
   for (const name of x.notExecuted ?? [])
     if (executed.includes(name)) return `${name} ran although it was denied`;
   if (x.lastEvent !== undefined && end.type !== x.lastEvent) return `the last event is ${end.type}`;
+  if (x.modelRequests !== undefined && model.requestCount !== x.modelRequests)
+    return `the model got ${model.requestCount} requests, expected ${x.modelRequests}`;
   return null;
 }
 

@@ -2,6 +2,7 @@ import { artifact, FALLBACK_RULE, result } from './inputs.js';
 import type { Page } from 'playwright-core';
 import { buildReport, type ConformanceReport, caseResult, type VectorResult } from './run.js';
 import corpus from './xss-corpus.json' with { type: 'json' };
+import { wireJson } from './wire.js';
 
 /** One case of the web renderer suite: an input for the page's render hook and what must hold afterwards. */
 export interface BrowserCase {
@@ -17,6 +18,14 @@ export interface BrowserCase {
 
 const TRUST =
   'CONTRACTS §1 Trust boundary (HTML): every untrusted string escaped once, only trustedHtml inserted';
+
+const ROBUST = 'CONTRACTS §1 Trust boundary: untrusted artifact data never crashes a renderer';
+
+function nested(depth: number): unknown {
+  let v: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) v = { v };
+  return v;
+}
 
 const PLACEMENTS: readonly { name: string; make: (s: string) => unknown }[] = [
   { name: 'value', make: (s) => result(s) },
@@ -43,7 +52,8 @@ const PLACEMENTS: readonly { name: string; make: (s: string) => unknown }[] = [
 /**
  * The web renderer suite: every payload of the XSS corpus (script tags, event handlers, `javascript:`/`data:` URLs,
  * SVG and MathML, markdown link and image tricks, CSS, bidi, nesting) in every place an untrusted string sits, and the
- * fallbacks to the value (unknown kind, future version, malformed artifacts, none).
+ * fallbacks to the value (unknown kind, future version, malformed artifacts, none), and huge (10 MB) and deep
+ * (10,000 levels) payloads.
  */
 export function browserRendererCases(): BrowserCase[] {
   const cases: BrowserCase[] = [];
@@ -65,6 +75,19 @@ export function browserRendererCases(): BrowserCase[] {
   ];
   for (const [name, input] of fallbacks)
     cases.push({ id: `web/fallback/${name}`, rule: FALLBACK_RULE, input, visible: 'the portable value' });
+  // Huge and deep payloads: the page must stay up and show the fallback where there is one.
+  const robust: [string, unknown, string | undefined][] = [
+    [
+      'huge-text-10mb',
+      result('huge', artifact('text', { text: `${'line of output\n'.repeat(700_000)}END` })),
+      undefined,
+    ],
+    ['huge-value-10mb', result(`${'x'.repeat(10 * 1024 * 1024)}`), undefined],
+    ['deep-payload-10000', result('deep value', artifact('hologram', nested(10_000))), 'deep value'],
+    ['deep-table-cell', result('v', artifact('table', { df: [{ a: nested(10_000) }] })), undefined],
+  ];
+  for (const [name, input, visible] of robust)
+    cases.push({ id: `web/robust/${name}`, rule: ROBUST, input, ...(visible ? { visible } : {}) });
   return cases;
 }
 
@@ -139,12 +162,14 @@ export async function runBrowserRendererSuite(
     dialogs.length = 0;
     let problems: string[];
     try {
+      // As JSON text, parsed in the page: Playwright's own argument serialiser recurses and gives up long before
+      // 10,000 levels; JSON.parse does not.
       await page.evaluate(
-        async ({ hook, input }) => {
+        async ({ hook, json }) => {
           (window as unknown as { __xss?: unknown }).__xss = undefined;
-          await (window as unknown as Record<string, (x: unknown) => unknown>)[hook]?.(input);
+          await (window as unknown as Record<string, (x: unknown) => unknown>)[hook]?.(JSON.parse(json));
         },
-        { hook: RENDER_HOOK, input: c.input },
+        { hook: RENDER_HOOK, json: wireJson(c.input) },
       );
       await page.waitForTimeout(options.settleMs ?? 30);
       problems = await page.evaluate(inspect, c.visible ?? null);

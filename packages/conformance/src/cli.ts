@@ -8,7 +8,7 @@ import { runSuite } from './run.js';
 import { runTerminalRendererSuite } from './terminal.js';
 import { type SuiteName, suites } from './vectors.js';
 
-const USAGE = `usage: codeagent-conformance --host "<command>" [--suite artifact|permission|skills|grants|render-intent|terminal-views|acp-mapping|terminal-renderer] [--baseline <file>] [--json] [--junit <file>]
+const USAGE = `usage: codeagent-conformance --host "<command>" [--suite artifact|permission|skills|grants|render-intent|terminal-views|acp-mapping|stop-reasons|terminal-renderer] [--baseline <file>] [--json] [--junit <file>]
                              [--timeout <ms>] [--only <id-prefix>]... [--verbose]`;
 
 function fail(message: string): never {

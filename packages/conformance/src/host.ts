@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Answer, Implementation } from './run.js';
+import { wireJson } from './wire.js';
 import { isRecord } from '@codeagent/artifact-schema/internal';
 
 /** The protocol name a host announces in its hello line. */
@@ -178,7 +179,22 @@ export async function startHost(command: string, options: HostOptions = {}): Pro
             resolve(a);
           },
         };
-        child?.stdin?.write(`${JSON.stringify({ id, op, args })}\n`);
+        let line: string;
+        try {
+          line = wireJson({ id, op, args });
+        } catch (error) {
+          pending = undefined;
+          clearTimeout(timer);
+          resolve({
+            ok: false,
+            error: {
+              name: 'ProtocolError',
+              message: `the arguments cannot travel as JSON: ${String(error)}`,
+            },
+          });
+          return;
+        }
+        child?.stdin?.write(`${line}\n`);
       });
     },
     async close() {

@@ -26,6 +26,8 @@ export {
   permissionSuite,
   SKILLS_OPS,
   skillsSuite,
+  STOP_REASON_OPS,
+  stopReasonSuite,
   artifactSuite,
   type ExpectedError,
   type SuiteName,
@@ -75,4 +77,5 @@ export {
   TOOL_REQUEST_KEYS,
   TOOL_RESULT_KEYS,
 } from './backend.js';
+export { runStopReasonSuite, type StopFactsVector } from './stop-reasons.js';
 export { type BrowserCase, browserRendererCases, RENDER_HOOK, runBrowserRendererSuite } from './browser.js';

@@ -1,3 +1,4 @@
+import { assertNever } from '@codeagent/artifact-schema/internal';
 import type { ConformanceReport, Outcome, VectorResult } from './run.js';
 
 const MARK: Record<Outcome, string> = {
@@ -48,10 +49,8 @@ function testcase(r: VectorResult): string {
     case 'expected-failure':
     case 'not-applicable':
       return `${head}\n      <skipped message="${xml(r.outcome)}: ${message}"/>\n    </testcase>`;
-    default: {
-      const never: never = r.outcome;
-      throw new Error(`unreachable outcome ${String(never)}`);
-    }
+    default:
+      return assertNever(r.outcome, 'outcome');
   }
 }
 

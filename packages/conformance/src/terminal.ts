@@ -1,4 +1,5 @@
 import { artifact, FALLBACK_RULE, result } from './inputs.js';
+import { wireJson } from './wire.js';
 import {
   findUnsafeTerminalBytes,
   type InjectionPayload,
@@ -155,7 +156,8 @@ export const RENDER_TERMINAL_OP = 'renderTerminal';
 /** Inputs that JSON cannot carry (a cycle, a getter) only run in process; for a host they are not applicable. */
 function overTheWire(input: unknown): boolean {
   try {
-    return JSON.stringify(input) !== undefined || input === undefined;
+    wireJson(input);
+    return true;
   } catch {
     return false;
   }

@@ -4,6 +4,7 @@ import {
 } from '@codeagent/artifact-schema/vectors';
 import decisions from '@codeagent/permission-gate/vectors/decisions.json' with { type: 'json' };
 import argumentVectors from '@codeagent/skills/vectors/arguments.json' with { type: 'json' };
+import stopReasons from '@codeagent/render-intent/vectors/stop-reasons.json' with { type: 'json' };
 import slashVectors from '@codeagent/skills/vectors/slash-commands.json' with { type: 'json' };
 import { acpMappingSuite, grantsSuite, renderIntentSuite, terminalViewsSuite } from './view-vectors.js';
 
@@ -54,7 +55,8 @@ export type SuiteName =
   | 'render-intent'
   | 'acp-mapping'
   | 'grants'
-  | 'terminal-views';
+  | 'terminal-views'
+  | 'stop-reasons';
 
 /** The operations of the artifact suite, which a host declares in its hello line. */
 export const ARTIFACT_OPS = [
@@ -119,6 +121,27 @@ export const skillsSuite: readonly Vector[] = Object.freeze([
   ),
 ]);
 
+/**
+ * The operation of the stop-reasons suite: `mapStopReason(facts)` answers the stop reason of a turn from what the loop
+ * knows at its end, `facts = {finishReason, failed, aborted, hitMaxTurns, budgetExceeded, unresolvedToolCalls}`
+ * (`finishReason`: the AI SDK's unified finish reason of the last step, or null).
+ */
+export const STOP_REASON_OPS = ['mapStopReason'] as const;
+
+/** The finish-reason -> stop-reason mapping (CONTRACTS §3; `@codeagent/render-intent/vectors/stop-reasons.json`). */
+export const stopReasonSuite: readonly Vector[] = Object.freeze(
+  stopReasons.vectors.map(
+    (v): Vector =>
+      Object.freeze({
+        id: `stop-reasons/${v.id}`,
+        rule: `${v.rule} (from: ${v.from})`,
+        op: v.op,
+        args: v.args,
+        expected: v.expected,
+      }),
+  ),
+);
+
 /** Every suite, by name. */
 export const suites: Readonly<Record<SuiteName, readonly Vector[]>> = Object.freeze({
   artifact: artifactSuite,
@@ -128,4 +151,5 @@ export const suites: Readonly<Record<SuiteName, readonly Vector[]>> = Object.fre
   'acp-mapping': acpMappingSuite,
   grants: grantsSuite,
   'terminal-views': terminalViewsSuite,
+  'stop-reasons': stopReasonSuite,
 });

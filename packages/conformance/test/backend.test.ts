@@ -22,6 +22,8 @@ const agentCore: BackendFactory = (setup) => ({
         }),
       ),
       retry: { maxRetries: 0 },
+      ...(setup.limits.maxTurns === undefined ? {} : { maxTurns: setup.limits.maxTurns }),
+      ...(setup.limits.contextWindow === undefined ? {} : { contextWindow: setup.limits.contextWindow }),
     });
     installPermissionGate(client, {
       mode: 'default',
@@ -70,5 +72,37 @@ describe('the backend suite', () => {
       only: ['backend/approval-denied'],
     });
     expect(formatReport(denied)).toMatch(/FAIL backend\/approval-denied/);
+  }, 60_000);
+
+  it('a backend that ignores the limits, or reports every stop as completed, is caught by scenario and rule', async () => {
+    const unlimited: BackendFactory = (setup) => agentCore({ ...setup, limits: {} });
+    const report = await runBackendSuite('ignores limits', unlimited, {
+      only: ['backend/max-turns', 'backend/budget-exceeded'],
+    });
+    expect(report.ok).toBe(false);
+    const text = formatReport(report);
+    expect(text).toMatch(
+      /FAIL backend\/max-turns {2}\[CONTRACTS §3 stop reason mapping: the step budget \(maxTurns\)[^\n]*\n\s+stopReason completed, expected max_turns/,
+    );
+    expect(text).toMatch(
+      /FAIL backend\/budget-exceeded {2}\[CONTRACTS §3[^\n]*\n\s+stopReason completed, expected budget_exceeded/,
+    );
+    const alwaysCompleted: BackendFactory = async (setup) => {
+      const inner = await agentCore(setup);
+      return {
+        async *events(input, options) {
+          for await (const e of inner.events(input, options))
+            yield e.type === 'end'
+              ? { ...e, result: { ...(e.result as object), stopReason: 'completed' } }
+              : e;
+        },
+      };
+    };
+    const completed = await runBackendSuite('always completed', alwaysCompleted, {
+      only: ['backend/incomplete-tool-use'],
+    });
+    expect(formatReport(completed)).toMatch(
+      /FAIL backend\/incomplete-tool-use {2}\[CONTRACTS §3 stop reason mapping: tool calls left unresolved[^\n]*\n\s+stopReason completed, expected incomplete_tool_use/,
+    );
   }, 60_000);
 });

@@ -229,14 +229,19 @@ describe('the codeagent-conformance CLI', () => {
     expect(r.stdout).toMatch(/suite terminal-renderer, typescript reference host/);
   }, 120_000);
 
-  it('runs the render-intent, terminal-views, acp-mapping and grants suites against a host; the Python host lists them as not applicable', async () => {
-    for (const suite of ['render-intent', 'terminal-views', 'acp-mapping', 'grants']) {
+  it('runs the render-intent, terminal-views, acp-mapping, grants and stop-reasons suites against a host; the Python host lists what it does not implement as not applicable', async () => {
+    for (const suite of ['render-intent', 'terminal-views', 'acp-mapping', 'grants', 'stop-reasons']) {
       const r = await exec(['--host', TS, '--suite', suite, '--json']);
       expect(r.code, r.stdout).toBe(0);
       const report = JSON.parse(r.stdout) as { suite: string; counts: { pass: number }; results: unknown[] };
       expect(report.suite).toBe(suite);
       expect(report.counts.pass).toBe(report.results.length);
     }
+    const stops = await exec(['--host', PY, '--suite', 'stop-reasons']);
+    expect(stops.code, stops.stdout).toBe(0);
+    expect(stops.stdout).toMatch(
+      /suite stop-reasons, python reference host\n27 vectors: 27 passed, 0 failed/,
+    );
     const py = await exec(['--host', PY, '--suite', 'grants']);
     expect(py.code, py.stdout).toBe(0);
     expect(py.stdout).toMatch(

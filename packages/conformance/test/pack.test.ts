@@ -45,4 +45,35 @@ it('installs from its packed tarball into an empty folder and runs with npx', as
   });
   expect(stdout).toMatch(/179 vectors: 179 passed, 0 failed/);
   expect(stdout).toMatch(/conformance: OK/);
+  // The vector files of the other packages travel in their tarballs: the stop-reason and render-intent suites run.
+  for (const [suite, line] of [
+    ['stop-reasons', /27 vectors: 27 passed, 0 failed/],
+    ['render-intent', /59 vectors: 59 passed, 0 failed/],
+  ] as const) {
+    const r = await run('npx', ['--no-install', 'codeagent-conformance', '--host', host, '--suite', suite], {
+      cwd: project,
+    });
+    expect(r.stdout, suite).toMatch(line);
+  }
+  // The library API under node:test, from the installed tarball: a mapping of the third party's own, and its report.
+  await writeFile(
+    join(project, 'stop-reasons.test.mjs'),
+    [
+      "import { test } from 'node:test';",
+      "import assert from 'node:assert/strict';",
+      "import { formatReport, runStopReasonSuite } from '@codeagent/conformance';",
+      'const map = (f) => f.aborted ? "interrupted" : f.failed ? "error" : f.budgetExceeded ? "budget_exceeded"',
+      '  : f.finishReason === "length" ? "truncated" : f.finishReason === "content-filter" ? "filtered"',
+      '  : f.finishReason === "error" ? "error" : f.unresolvedToolCalls > 0 ? "incomplete_tool_use"',
+      '  : f.finishReason === "tool-calls" && f.hitMaxTurns ? "max_turns" : "completed";',
+      "test('my loop maps stop reasons as codeagent does', async () => {",
+      "  const report = await runStopReasonSuite('my loop', map);",
+      '  assert.ok(report.ok, formatReport(report));',
+      '});',
+      '',
+    ].join('\n'),
+  );
+  const nodeTest = await run(process.execPath, ['--test', 'stop-reasons.test.mjs'], { cwd: project });
+  expect(nodeTest.stdout).toMatch(/# pass 1/);
+  expect(nodeTest.stdout).toMatch(/# fail 0/);
 }, 240_000);

@@ -1,9 +1,9 @@
+import { isRecord } from '@codeagent/artifact-schema/internal';
 import { parseDocument } from 'yaml';
 import {
   type ConfigIssue,
   configError,
   describeValue,
-  isRecord,
   PermissionGateError,
   pathKey,
   quote,

@@ -60,13 +60,3 @@ export function quote(s: string): string {
 export function pathKey(k: string): string {
   return /^[A-Za-z_$][\w$-]*$/.test(k) ? `.${k}` : `[${quote(k)}]`;
 }
-
-/** Whether `v` is a JSON object (not `null`, not an array): the package's one copy (a leaf imports no sibling). */
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Marks unreachable code in exhaustive switches (a leaf cannot use render-intent's, ADR 0201). */
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
-}

@@ -1,11 +1,5 @@
-import {
-  assertNever,
-  configError,
-  type ConfigIssue,
-  describeValue,
-  isRecord,
-  PermissionGateError,
-} from './errors.js';
+import { assertNever, isRecord } from '@codeagent/artifact-schema/internal';
+import { configError, type ConfigIssue, describeValue, PermissionGateError } from './errors.js';
 import { isPermissionMode, toolPolicyIssues } from './config.js';
 import { MODE_TABLE } from './mode-table.js';
 import { normalisePath, type NormalisedPath } from './paths.js';
@@ -238,7 +232,7 @@ export function describeEvaluation(e: Evaluation): string {
     case 'error':
       return `internal error while deciding: ${s.message}`;
     default:
-      return assertNever(s);
+      return assertNever(s, 'describeEvaluation');
   }
 }
 
@@ -516,7 +510,7 @@ export function createPermissionGate(options: PermissionGateOptions = {}): Permi
           return await askHost(request, ask, e);
         }
         default:
-          return assertNever(e.decision);
+          return assertNever(e.decision, 'check');
       }
     } catch (e) {
       const message = errorMessage(e);

@@ -1,11 +1,12 @@
-import { assertNever } from './errors.js';
+import { assertNever } from '@codeagent/artifact-schema/internal';
 import { type NormalisedPath, normalisePath } from './paths.js';
 import { hasShellMetacharacters, primaryArgument } from './rules.js';
 import type { ToolMeta } from './types.js';
 
 /**
  * What a session grant covers. Bash-like tools (primary argument `command`): a command prefix of plain words, or
- * one exact command; file tools (`file_path` / `path`): one normalised path; every other tool: the whole tool.
+ * one exact command; file tools (`file_path` / `path`): one normalised path; a tool whose declared primary argument
+ * is something else (a job id, a URL): exactly that value; every other tool: the whole tool.
  */
 export type GrantScope =
   | {
@@ -25,6 +26,14 @@ export type GrantScope =
       readonly kind: 'path';
       /** Normalised path: absolute when the gate knows the working directory. */
       readonly path: string;
+    }
+  | {
+      /** Later calls whose declared primary argument (not a path: a job id, a URL) is exactly this value. */
+      readonly kind: 'argument';
+      /** The argument's key (`job_id`, `url`). */
+      readonly key: string;
+      /** Its value, as approved (compared exactly). */
+      readonly value: string;
     }
   | {
       /** Every later call of the tool. */
@@ -145,9 +154,15 @@ export function grantScopeFor(
     if (taken.length === 1 && words.length > 1) return { kind: 'command', command };
     return { kind: 'command-prefix', prefix: taken.join(' ') };
   }
-  if (arg !== undefined && (PATH_KEYS.has(arg.key) || meta?.primaryArgument === arg.key)) {
+  if (arg !== undefined && PATH_KEYS.has(arg.key)) {
     const p = grantPath(arg.value, cwd);
     return p === undefined ? null : { kind: 'path', path: p };
+  }
+  if (arg !== undefined && meta?.primaryArgument === arg.key) {
+    // A job id or a URL is no path: never normalised nor joined to the working directory, matched exactly.
+    return arg.value === '' || arg.value.includes('\u0000')
+      ? null
+      : { kind: 'argument', key: arg.key, value: arg.value };
   }
   if (arg === undefined && meta?.primaryArgument !== undefined) return null;
   if (arg === undefined && hasPathOrCommandKey(input)) return null;
@@ -191,11 +206,15 @@ export function grantCovers(
     }
     case 'path': {
       const arg = primaryArgument(input, meta);
-      if (arg === undefined || arg.key === 'command') return false;
+      if (arg === undefined || !PATH_KEYS.has(arg.key)) return false;
       return grantPath(arg.value, cwd) === grant.path;
     }
+    case 'argument': {
+      const arg = primaryArgument(input, meta);
+      return arg !== undefined && arg.key === grant.key && arg.value === grant.value;
+    }
     default:
-      return assertNever(grant);
+      return assertNever(grant, 'grantCovers');
   }
 }
 
@@ -211,12 +230,18 @@ export function sameScope(a: GrantScope, b: GrantScope): boolean {
       return b.kind === 'command-prefix' && a.prefix === b.prefix;
     case 'path':
       return b.kind === 'path' && a.path === b.path;
+    case 'argument':
+      return b.kind === 'argument' && a.key === b.key && a.value === b.value;
     default:
-      return assertNever(a);
+      return assertNever(a, 'sameScope');
   }
 }
 
-/** A one-line description of a grant's scope, for approval prompts and `/permissions`. */
+/**
+ * A one-line description of what a grant covers, for approval prompts ("always: ..."), ACP permission options and
+ * `/permissions`: each scope says its own reach (a command prefix, one command, one path, one argument value, the
+ * whole tool), so a job id or a URL is never worded as a path.
+ */
 export function describeGrantScope(tool: string, scope: GrantScope): string {
   switch (scope.kind) {
     case 'tool':
@@ -226,8 +251,10 @@ export function describeGrantScope(tool: string, scope: GrantScope): string {
     case 'command-prefix':
       return `${tool} commands starting with \`${scope.prefix}\``;
     case 'path':
-      return `${tool} on ${scope.path}`;
+      return `${tool} on ${scope.path} (this path only)`;
+    case 'argument':
+      return `${tool} with ${scope.key} \`${scope.value}\` (this ${scope.key} only)`;
     default:
-      return assertNever(scope);
+      return assertNever(scope, 'describeGrantScope');
   }
 }

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { type AskCallback, createPermissionGate, type PermissionGateOptions } from '../src/index.js';
+import {
+  type AskCallback,
+  createPermissionGate,
+  describeGrantScope,
+  type PermissionGateOptions,
+} from '../src/index.js';
 
 const always: AskCallback = () => ({ allow: true, scope: 'session' });
 
@@ -121,6 +126,47 @@ describe('scoped session grants', () => {
     expect((await g.check({ name: 'Write', input: { file_path: 'src/a.ts', content: '' } })).allowed).toBe(
       false,
     );
+  });
+
+  it('a job id or a URL is granted exactly, never as a path (nor joined to the working directory)', async () => {
+    const ask = vi.fn<AskCallback>(always);
+    const g = gate({}, ask);
+    await g.check({ name: 'job_kill', input: { job_id: 'job-1' } });
+    expect(g.grants()).toEqual([
+      { id: 'g1', tool: 'job_kill', kind: 'argument', key: 'job_id', value: 'job-1' },
+    ]);
+    ask.mockImplementation(() => false);
+    const kill = async (id: string) => (await g.check({ name: 'job_kill', input: { job_id: id } })).allowed;
+    expect(await kill('job-1')).toBe(true);
+    // A path-like spelling of the same id is another value: it asks (and is denied here).
+    expect(await kill('./job-1')).toBe(false);
+    expect(await kill('x/../job-1')).toBe(false);
+    expect(await kill('/work/repo/job-1')).toBe(false);
+    expect(await kill('job-2')).toBe(false);
+    expect(g.grantScope('WebFetch', { url: 'https://example.test/a//b/../c' })).toEqual({
+      kind: 'argument',
+      key: 'url',
+      value: 'https://example.test/a//b/../c',
+    });
+    expect(g.grantScope('job_kill', { job_id: '' })).toBeNull();
+  });
+
+  it('each scope is worded by what it covers', () => {
+    const g = gate();
+    const words = (name: string, input: unknown) => {
+      const scope = g.grantScope(name, input);
+      return scope === null ? null : describeGrantScope(name, scope);
+    };
+    expect(words('job_kill', { job_id: 'job-2' })).toBe('job_kill with job_id `job-2` (this job_id only)');
+    expect(words('WebFetch', { url: 'https://example.test/x' })).toBe(
+      'WebFetch with url `https://example.test/x` (this url only)',
+    );
+    expect(words('Edit', { file_path: 'src/a.ts' })).toBe('Edit on /work/repo/src/a.ts (this path only)');
+    expect(words('Bash', { command: 'npm run test -- --watch' })).toBe(
+      'Bash commands starting with `npm run test`',
+    );
+    expect(words('Bash', { command: 'rm -rf build' })).toBe('Bash command `rm -rf build` exactly');
+    expect(words('mcp__gh__issue', { title: 'x' })).toBe('every mcp__gh__issue call');
   });
 
   it('other tools are granted as a whole', async () => {

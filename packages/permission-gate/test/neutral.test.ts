@@ -12,7 +12,7 @@ describe('platform-neutral root entry', () => {
       platform: 'neutral',
       format: 'esm',
       mainFields: ['browser', 'module', 'main'],
-      conditions: ['browser'],
+      conditions: ['browser', '@codeagent/source'],
       metafile: true,
       logLevel: 'silent',
     });
@@ -55,11 +55,16 @@ describe('platform-neutral root entry', () => {
     }
   });
 
-  it('declares yaml and the bash grammar (web-tree-sitter + tree-sitter-bash, exact pins) as runtime dependencies', () => {
+  it('declares artifact-schema (its ./internal helpers), yaml and the bash grammar (web-tree-sitter + tree-sitter-bash, exact pins) as runtime dependencies', () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
       dependencies: Record<string, string>;
     };
-    expect(Object.keys(pkg.dependencies)).toEqual(['tree-sitter-bash', 'web-tree-sitter', 'yaml']);
+    expect(Object.keys(pkg.dependencies)).toEqual([
+      '@codeagent/artifact-schema',
+      'tree-sitter-bash',
+      'web-tree-sitter',
+      'yaml',
+    ]);
     expect(pkg.dependencies['web-tree-sitter']).toMatch(/^\d+\.\d+\.\d+$/);
     expect(pkg.dependencies['tree-sitter-bash']).toMatch(/^\d+\.\d+\.\d+$/);
   });
@@ -72,7 +77,7 @@ describe('platform-neutral root entry', () => {
       platform: 'neutral',
       format: 'esm',
       mainFields: ['browser', 'module', 'main'],
-      conditions: ['browser'],
+      conditions: ['browser', '@codeagent/source'],
       metafile: true,
       logLevel: 'silent',
     });

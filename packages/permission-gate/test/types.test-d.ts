@@ -28,7 +28,9 @@ describe('types', () => {
     expectTypeOf<DecisionSource['kind']>().toEqualTypeOf<
       'set' | 'override' | 'capability' | 'rule' | 'mode' | 'protected' | 'error'
     >();
-    expectTypeOf<GrantScope['kind']>().toEqualTypeOf<'command-prefix' | 'command' | 'path' | 'tool'>();
+    expectTypeOf<GrantScope['kind']>().toEqualTypeOf<
+      'command-prefix' | 'command' | 'path' | 'argument' | 'tool'
+    >();
     expectTypeOf<SessionGrant>().toExtend<{ id: string; tool: string }>();
     expectTypeOf<CheckSource['kind']>().toEqualTypeOf<DecisionSource['kind'] | 'ask' | 'grant'>();
   });

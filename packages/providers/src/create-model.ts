@@ -1,9 +1,10 @@
+import { assertNever, isRecord } from '@codeagent/artifact-schema/internal';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { demoModel } from './demo.js';
-import { assertNever, isRecord, ProvidersError } from './errors.js';
+import { ProvidersError } from './errors.js';
 import { describe, type ModelLimitsOverride, modelLimits } from './limits.js';
 import { type Script, type ScriptedModelOptions, scriptedModel } from './scripted.js';
 import { withStallTimeout } from './stall.js';

@@ -1,3 +1,4 @@
+import { assertNever } from '@codeagent/artifact-schema/internal';
 import {
   type Script,
   type ScriptContext,
@@ -8,7 +9,6 @@ import {
   type ScriptTurn,
   scriptedModel,
 } from './scripted.js';
-import { assertNever } from './errors.js';
 
 /** The permission setup the demo expects from its host: everything allowed except `rm`, which the rules deny. */
 export const DEMO_PERMISSIONS: Readonly<{

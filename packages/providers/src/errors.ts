@@ -26,19 +26,3 @@ export class ProvidersError extends Error {
 export function isProvidersError(value: unknown): value is ProvidersError {
   return value instanceof ProvidersError;
 }
-
-/** Whether `value` is a JSON object (not `null`, not an array): the package's one copy (ADR 0201). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Throws for a value the type system says cannot exist (`what` names the switch); the package's one copy. */
-export function assertNever(value: never, what: string): never {
-  let shown: string;
-  try {
-    shown = JSON.stringify(value) ?? String(value);
-  } catch {
-    shown = String(value);
-  }
-  throw new Error(`unreachable ${what}: ${shown}`);
-}

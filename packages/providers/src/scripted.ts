@@ -1,3 +1,4 @@
+import { assertNever, isRecord } from '@codeagent/artifact-schema/internal';
 import {
   APICallError,
   type LanguageModelV3,
@@ -11,7 +12,7 @@ import {
   type LanguageModelV3ToolResultOutput,
   type LanguageModelV3Usage,
 } from '@ai-sdk/provider';
-import { assertNever, isRecord, ProvidersError } from './errors.js';
+import { ProvidersError } from './errors.js';
 import { type JsonValue, toJsonText } from './json.js';
 import { describe } from './limits.js';
 

@@ -1,4 +1,4 @@
-import { isRecord } from './errors.js';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 
 type FetchFunction = typeof globalThis.fetch;
 

@@ -1,4 +1,4 @@
-import { type Dict, isDict } from './object.js';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 import { computeHunkDiffs } from './diff.js';
 import { displayPath, resolvePath } from './path.js';
 import type { PresentResultInput, ToolPresentation } from './presenter.js';
@@ -107,22 +107,23 @@ export interface BuiltinPresenterOptions {
   cwd?: string;
 }
 
-const str = (o: Dict, k: string): string | undefined => (typeof o[k] === 'string' ? o[k] : undefined);
-const posInt = (o: Dict, k: string): number | undefined => {
+const str = (o: Record<string, unknown>, k: string): string | undefined =>
+  typeof o[k] === 'string' ? o[k] : undefined;
+const posInt = (o: Record<string, unknown>, k: string): number | undefined => {
   const v = o[k];
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? v : undefined;
 };
 
 /** Narrows persisted file-change meta; anything malformed is `undefined`. */
 export function narrowFileChangeMeta(meta: unknown): FileChangeMeta | undefined {
-  if (!isDict(meta) || typeof meta.after !== 'string') return undefined;
+  if (!isRecord(meta) || typeof meta.after !== 'string') return undefined;
   if (meta.before !== null && typeof meta.before !== 'string') return undefined;
   return { before: meta.before, after: meta.after };
 }
 
 /** Narrows persisted Bash meta; malformed fields are dropped. */
 export function narrowBashResultMeta(meta: unknown): BashResultMeta {
-  if (!isDict(meta)) return {};
+  if (!isRecord(meta)) return {};
   const out: BashResultMeta = {};
   if (typeof meta.output === 'string') out.output = meta.output;
   if (typeof meta.exitCode === 'number' && Number.isSafeInteger(meta.exitCode)) out.exitCode = meta.exitCode;
@@ -156,7 +157,7 @@ export function createBuiltinPresenters(options: BuiltinPresenterOptions = {}): 
 
   const Read: ToolPresentation = {
     presentCall(args): ToolCallView | undefined {
-      if (!isDict(args)) return undefined;
+      if (!isRecord(args)) return undefined;
       const path = str(args, 'file_path');
       if (path === undefined) return undefined;
       const offset = posInt(args, 'offset');
@@ -179,7 +180,7 @@ export function createBuiltinPresenters(options: BuiltinPresenterOptions = {}): 
 
   const Write: ToolPresentation = {
     presentCall(args) {
-      if (!isDict(args)) return undefined;
+      if (!isRecord(args)) return undefined;
       const path = str(args, 'file_path');
       const content = str(args, 'content');
       if (path === undefined || content === undefined) return undefined;
@@ -191,14 +192,14 @@ export function createBuiltinPresenters(options: BuiltinPresenterOptions = {}): 
       };
     },
     presentResult(args, result) {
-      const path = isDict(args) ? str(args, 'file_path') : undefined;
+      const path = isRecord(args) ? str(args, 'file_path') : undefined;
       return path === undefined ? undefined : fileChangeResult(path, result);
     },
   };
 
   const Edit: ToolPresentation = {
     presentCall(args) {
-      if (!isDict(args)) return undefined;
+      if (!isRecord(args)) return undefined;
       const path = str(args, 'file_path');
       const oldString = str(args, 'old_string');
       if (path === undefined || oldString === undefined) return undefined;
@@ -210,14 +211,14 @@ export function createBuiltinPresenters(options: BuiltinPresenterOptions = {}): 
       };
     },
     presentResult(args, result) {
-      const path = isDict(args) ? str(args, 'file_path') : undefined;
+      const path = isRecord(args) ? str(args, 'file_path') : undefined;
       return path === undefined ? undefined : fileChangeResult(path, result);
     },
   };
 
   const Bash: ToolPresentation = {
     presentCall(args) {
-      if (!isDict(args)) return undefined;
+      if (!isRecord(args)) return undefined;
       const command = str(args, 'command');
       if (command === undefined) return undefined;
       const description = str(args, 'description');
@@ -240,7 +241,7 @@ export function createBuiltinPresenters(options: BuiltinPresenterOptions = {}): 
     presentResult(args, result) {
       const meta = narrowBashResultMeta(result.meta);
       const output = meta.output ?? result.value;
-      const background = isDict(args) && args.run_in_background === true;
+      const background = isRecord(args) && args.run_in_background === true;
       const { exitCode, signal } = meta;
       const exited = typeof exitCode === 'number' || typeof signal === 'string';
       if (background || (result.isError && !exited)) return { card: 'generic', content: fenced(output) };
@@ -250,21 +251,23 @@ export function createBuiltinPresenters(options: BuiltinPresenterOptions = {}): 
     },
   };
 
+  // The plan is drawn once, by the result: TodoWrite's artifact is the list as a table (every UI draws it). The call
+  // card says what the call does in one line (the counts) and carries the exact input, which an approval reveals.
   const TodoWrite: ToolPresentation = {
     presentCall(args) {
-      if (!isDict(args) || !Array.isArray(args.todos)) return undefined;
-      const lines = args.todos.filter(isDict).map((todo) => {
-        const text = str(todo, 'content') ?? '';
-        const status = todo.status;
-        if (status === 'completed') return `- [x] ${text}`;
-        if (status === 'in_progress') return `- [ ] ${text} (in progress)`;
-        return `- [ ] ${text}`;
-      });
+      if (!isRecord(args) || !Array.isArray(args.todos)) return undefined;
+      const todos = args.todos.filter(isRecord);
+      const count = (status: string): number => todos.filter((t) => t.status === status).length;
+      const text =
+        todos.length === 0
+          ? 'Clears the list'
+          : `${todos.length} ${todos.length === 1 ? 'item' : 'items'}: ${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending`;
       return {
         card: 'generic',
         title: 'Update todos',
         kind: 'other',
-        content: lines.length === 0 ? [] : [{ type: 'text', text: lines.join('\n') }],
+        content: [{ type: 'text', text }],
+        rawInput: args,
       };
     },
   };

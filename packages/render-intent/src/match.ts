@@ -1,4 +1,4 @@
-import { type Dict, isDict } from './object.js';
+import { isRecord } from '@codeagent/artifact-schema/internal';
 import { assertNever } from './errors.js';
 import type {
   ContentBlock,
@@ -65,13 +65,14 @@ export function matchResultView<R>(view: ToolResultView, handlers: ResultViewHan
 }
 
 /** Optional fields: absent or `undefined` (tolerated from JavaScript producers) or the right type. */
-const optString = (o: Dict, k: string): boolean => o[k] === undefined || typeof o[k] === 'string';
+const optString = (o: Record<string, unknown>, k: string): boolean =>
+  o[k] === undefined || typeof o[k] === 'string';
 const isKind = (x: unknown): x is ToolCallKind =>
   typeof x === 'string' && (TOOL_CALL_KINDS as readonly string[]).includes(x);
 
 /** Whether `x` is a well-formed content block (`text`, or `image` with mime and base64). */
 export function isContentBlock(x: unknown): x is ContentBlock {
-  if (!isDict(x)) return false;
+  if (!isRecord(x)) return false;
   if (x.type === 'text') return typeof x.text === 'string';
   if (x.type === 'image') return typeof x.mime === 'string' && typeof x.b64 === 'string';
   return false;
@@ -80,7 +81,7 @@ export function isContentBlock(x: unknown): x is ContentBlock {
 /** Whether `x` is a well-formed file diff. */
 export function isFileDiff(x: unknown): x is FileDiff {
   return (
-    isDict(x) &&
+    isRecord(x) &&
     typeof x.path === 'string' &&
     (x.oldText === null || typeof x.oldText === 'string') &&
     typeof x.newText === 'string'
@@ -88,11 +89,11 @@ export function isFileDiff(x: unknown): x is FileDiff {
 }
 
 const isLocation = (x: unknown): x is FileLocation =>
-  isDict(x) &&
+  isRecord(x) &&
   typeof x.path === 'string' &&
   (x.line === undefined || (Number.isSafeInteger(x.line) && (x.line as number) >= 1));
 
-const optArrayOf = (o: Dict, k: string, item: (x: unknown) => boolean): boolean =>
+const optArrayOf = (o: Record<string, unknown>, k: string, item: (x: unknown) => boolean): boolean =>
   o[k] === undefined || (Array.isArray(o[k]) && (o[k] as unknown[]).every(item));
 
 /**
@@ -100,7 +101,7 @@ const optArrayOf = (o: Dict, k: string, item: (x: unknown) => boolean): boolean 
  * uses). Use it on views read back from storage or produced by third-party presenters.
  */
 export function isToolCallView(x: unknown): x is ToolCallView {
-  if (!isDict(x) || typeof x.title !== 'string') return false;
+  if (!isRecord(x) || typeof x.title !== 'string') return false;
   switch (x.card) {
     case 'generic':
       return (
@@ -119,7 +120,7 @@ export function isToolCallView(x: unknown): x is ToolCallView {
 
 /** Whether `x` is a well-formed result view (tolerant of extra fields, strict on the card's fields). */
 export function isToolResultView(x: unknown): x is ToolResultView {
-  if (!isDict(x) || !optString(x, 'title')) return false;
+  if (!isRecord(x) || !optString(x, 'title')) return false;
   switch (x.card) {
     case 'generic':
       return optArrayOf(x, 'content', isContentBlock);

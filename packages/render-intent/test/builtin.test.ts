@@ -69,14 +69,24 @@ describe('built-in presenters narrow untrusted args defensively', () => {
     expect(p.Bash.presentCall?.({ command })).toMatchObject({ card: 'terminal', title: command });
   });
 
-  it('TodoWrite skips malformed entries and renders an empty list as no content', () => {
-    expect(p.TodoWrite.presentCall?.({ todos: [null, 5, { status: 'completed' }] })).toEqual({
+  it('TodoWrite draws the plan once: the call says the counts and carries the exact input, never the list', () => {
+    const todos = [null, 5, { status: 'completed' }, { content: 'b', status: 'in_progress' }];
+    expect(p.TodoWrite.presentCall?.({ todos })).toEqual({
       card: 'generic',
       title: 'Update todos',
       kind: 'other',
-      content: [{ type: 'text', text: '- [x] ' }],
+      content: [{ type: 'text', text: '2 items: 1 completed, 1 in progress, 0 pending' }],
+      rawInput: { todos },
     });
-    expect(p.TodoWrite.presentCall?.({ todos: [] })).toMatchObject({ content: [] });
+    expect(p.TodoWrite.presentCall?.({ todos: [{ content: 'x', status: 'pending' }] })).toMatchObject({
+      content: [{ type: 'text', text: '1 item: 0 completed, 0 in progress, 1 pending' }],
+    });
+    expect(p.TodoWrite.presentCall?.({ todos: [] })).toMatchObject({
+      content: [{ type: 'text', text: 'Clears the list' }],
+    });
+    expect(p.TodoWrite.presentCall?.({ todos: 'x' })).toBeUndefined();
+    // The result is the model-facing text (its table artifact is what UIs draw).
+    expect(p.TodoWrite.presentResult).toBeUndefined();
   });
 });
 

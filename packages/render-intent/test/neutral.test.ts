@@ -11,6 +11,8 @@ describe('platform-neutral root entry', () => {
       platform: 'neutral',
       format: 'esm',
       mainFields: ['module', 'main'],
+      // Siblings from source, as every test imports them (artifact-schema's `./internal`, ADR 0230).
+      conditions: ['@codeagent/source'],
       metafile: true,
       logLevel: 'silent',
     });

@@ -1,3 +1,4 @@
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 import { SessionStoreError } from './errors.js';
 import {
   type ApprovalAnswer,
@@ -26,9 +27,6 @@ const META_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 export function isSessionId(id: unknown): id is string {
   return typeof id === 'string' && ID.test(id);
 }
-
-type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function invalidInput(message: string, sessionId?: string): SessionStoreError {
   return new SessionStoreError('invalid-input', message, sessionId === undefined ? {} : { sessionId });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 import { BaseStore, type Mutation } from './base.js';
 import {
   DEFAULT_MAX_RECORD_BYTES,
@@ -37,8 +38,6 @@ export interface JsonFileStoreOptions {
 const STORE_FILE = '.codeagent-store.json';
 const LEGACY_META = ['cwd', 'provider', 'model', 'baseURL', 'apiKeyEnv'] as const;
 
-type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The file text of a record. */

@@ -1,3 +1,4 @@
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 import { BaseStore, type Mutation } from './base.js';
 import { checkId, DEFAULT_MAX_RECORD_BYTES, decodeJson, decodeRecord, encodeJson } from './codec.js';
 import { notFound, SessionStoreError } from './errors.js';
@@ -185,9 +186,6 @@ function encode(r: SessionRecord, max: number): Encoded {
     });
   return out;
 }
-
-type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Reads a stored row (untrusted) and the steps of its turn into a record; `invalid-data` for garbage. */
 export function decodeRow(row: Row, steps: readonly Row[]): SessionRecord {

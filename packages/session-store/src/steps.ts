@@ -1,3 +1,4 @@
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 import type { JsonValue, SessionStore, TurnRecord } from './types.js';
 
 /*
@@ -17,9 +18,6 @@ export interface StepRecorder {
   /** Forgets a step in progress (a new turn). */
   reset(): void;
 }
-
-type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function jsonSafe(value: unknown): JsonValue {
   try {

@@ -1,5 +1,5 @@
+import { isRecord } from '@codeagent/artifact-schema/internal';
 import { isCollection, isMap, isScalar, parseDocument } from 'yaml';
-import { isRecord } from './validate.js';
 
 /** Result of splitting a SKILL.md text into frontmatter data and body. */
 type SplitResult =

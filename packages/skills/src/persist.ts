@@ -1,3 +1,4 @@
+import { isRecord } from '@codeagent/artifact-schema/internal';
 import {
   mkdirSync,
   openSync,
@@ -9,7 +10,6 @@ import {
   constants,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { isRecord } from './validate.js';
 
 /**
  * What reading one SKILL.md produced, before validation against its folder: the expensive part (UTF-8 decoding

@@ -1,3 +1,5 @@
+import { isRecord } from '@codeagent/artifact-schema/internal';
+
 /** Why a skill file produced a warning. */
 export type SkillWarningCode =
   | 'missing-frontmatter'
@@ -72,11 +74,6 @@ export function isValidSkillName(name: string): boolean {
 type Validation =
   | { ok: true; value: SkillFrontmatter; warnings: SkillWarning[] }
   | { ok: false; warnings: SkillWarning[] };
-
-/** Whether `value` is a JSON object (not `null`, not an array): the package's one copy (ADR 0201). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function codePointLength(value: string): number {
   let n = 0;

@@ -86,7 +86,7 @@ const steps = [
   ],
   [
     'todo',
-    'TodoWrite: generic checklist card',
+    'TodoWrite -> generic: the counts and the exact input (the list itself is drawn once, by its table artifact)',
     'TodoWrite',
     {
       todos: [

@@ -5,7 +5,7 @@ import {
   type ToolResult,
   toolResult,
 } from '@codeagent/artifact-schema';
-import { BUILTIN_TOOL_META as LOCKED_TOOL_META } from '@codeagent/permission-gate';
+import { type Capability, BUILTIN_TOOL_META as LOCKED_TOOL_META } from '@codeagent/permission-gate';
 import type { BashArgs as PresentedBashArgs, ToolCallView, ToolPresentation } from '@codeagent/render-intent';
 import type { z } from 'zod';
 import { errnoCode, oneLine, ToolError, type ToolErrorCode } from './errors.js';
@@ -40,8 +40,8 @@ import { toPlainText } from './text.js';
 import { TodoList, type TodoWriteArgs } from './todo.js';
 import { Workspace } from './workspace.js';
 
-/** Capability of a built-in tool, as the permission gate classifies it. */
-export type BuiltinCapability = 'read' | 'write' | 'exec';
+/** Capability of a built-in tool, as the permission gate classifies it (none of them is `net`). */
+export type BuiltinCapability = Exclude<Capability, 'net'>;
 
 /** Permission metadata of a built-in tool: capability, tool set and the argument rules match. */
 export interface BuiltinToolMeta {

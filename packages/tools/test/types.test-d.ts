@@ -24,13 +24,9 @@ import {
 } from '../src/index.js';
 import type { BUILTIN_INPUT_SCHEMAS } from '../src/schemas.js';
 
-import type { ToolCallView } from '@codeagent/render-intent';
+import { assertNever, type ToolCallView } from '@codeagent/render-intent';
 
 type Infer<K extends keyof typeof BUILTIN_INPUT_SCHEMAS> = z.infer<(typeof BUILTIN_INPUT_SCHEMAS)[K]>;
-
-const assertNever = (x: never): never => {
-  throw new Error(String(x));
-};
 
 describe('types', () => {
   it('the documented argument interfaces are exactly what the input schemas infer', () => {

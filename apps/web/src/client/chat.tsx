@@ -2,6 +2,7 @@ import type { AgentUIMessage } from '@codeagent/adapter-ai-sdk-ui';
 import { ALLOW_ALWAYS_REASON, readMessageMetadata, readToolPart } from '@codeagent/adapter-ai-sdk-ui/client';
 import { type ReactNode, useMemo, useRef, useState } from 'react';
 import { api, type SessionDetail } from './api.ts';
+import { describeStatus } from './status.ts';
 import { flattenRows, Transcript } from './transcript.tsx';
 import {
   Chat,
@@ -96,7 +97,8 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
 
   const rows = useMemo(() => flattenRows(messages), [messages]);
   const last = messages.at(-1);
-  const waiting = last?.role === 'assistant' ? readMessageMetadata(last).awaitingApproval === true : false;
+  // The stream ended at an approval (the turn is parked on the server): Stop stays offered until it goes on.
+  const parked = last?.role === 'assistant' ? readMessageMetadata(last).awaitingApproval === true : false;
   const running = status === 'submitted' || status === 'streaming';
   const waitingApprovals = useMemo(() => {
     if (last?.role !== 'assistant') return [];
@@ -107,6 +109,8 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
       .filter((info) => info?.state === 'approval-requested' && info.approvalId !== null);
   }, [last]);
   const approval = waitingApprovals[0] ?? null;
+  // Only unanswered approvals wait: an answered call runs (the parked flag stays on the message until it streams).
+  const line = describeStatus(last, status, waitingApprovals.length);
 
   const submit = () => {
     const text = input.trim();
@@ -198,17 +202,29 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
               ))}
             </select>
           </label>
-          {running || waiting ? (
-            <button type="button" className="ca-button stop" onClick={() => void abort()} disabled={aborting}>
-              Stop
-            </button>
-          ) : null}
+          {/* Always laid out (hidden when idle), so the message box keeps its width when a turn starts or ends. */}
+          <button
+            type="button"
+            className={running || parked ? 'ca-button stop' : 'ca-button stop idle'}
+            onClick={() => void abort()}
+            disabled={aborting || !(running || parked)}
+            aria-hidden={running || parked ? undefined : true}
+            tabIndex={running || parked ? undefined : -1}
+          >
+            Stop
+          </button>
           <button type="submit" className="ca-button send" disabled={running || input.trim() === ''}>
             Send
           </button>
         </div>
-        <div className="status" data-testid="status" data-status={waiting ? 'awaiting-approval' : status}>
-          {waiting ? 'Waiting for your approval' : running ? 'Working…' : 'Ready'}
+        <div
+          className="status"
+          data-testid="status"
+          data-status={line.activity === 'awaiting-approval' ? 'awaiting-approval' : status}
+          data-activity={line.activity}
+          role="status"
+        >
+          {line.text}
         </div>
       </form>
     </section>

@@ -1,6 +1,15 @@
+import { assertNever } from '@codeagent/artifact-schema/internal';
 import type { AgentUIMessage } from '@codeagent/adapter-ai-sdk-ui';
 import { readMessageMetadata, readToolPart, type ToolPartInfo } from '@codeagent/adapter-ai-sdk-ui/client';
-import { memo, type ReactNode, useDeferredValue, useEffect, useLayoutEffect, useRef } from 'react';
+import {
+  memo,
+  type ReactNode,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useReducer,
+  useRef,
+} from 'react';
 import {
   Markdown,
   measureElement,
@@ -134,14 +143,21 @@ function sameRow(a: Row, b: Row): boolean {
 
 /**
  * Whether the card already draws everything the artifact would: a terminal card shows the command and its output
- * (a `code` or `text` artifact of the same run would repeat both), and a diff card with applied hunks shows the
- * change (a `diff` artifact would draw it a second time).
+ * (a `code` or `text` artifact of the same run would repeat both), a diff card with applied hunks shows the
+ * change (a `diff` artifact would draw it a second time), and a card titled with a command that has no output yet
+ * shows all its `code` artifact holds.
  */
 function drawnByCard(info: ToolPartInfo): boolean {
   const kind = info.artifact?.kind;
   if (info.result?.card === 'terminal') return kind === 'code' || kind === 'text';
   if (info.result?.card === 'diff')
     return kind === 'diff' && Array.isArray(info.result.diffs) && info.result.diffs.length > 0;
+  // A command that produced no output yet (a background job just started): the card's title is the command, so the
+  // artifact would only repeat it and hide the result's own words (which job started).
+  if (kind === 'code' && info.result?.card === 'generic') {
+    const payload = info.artifact?.payload as { text?: unknown; output?: unknown } | undefined;
+    return payload?.text === info.call.title && payload?.output === '';
+  }
   return false;
 }
 
@@ -212,23 +228,24 @@ const RowView = memo(
             ── {row.text}
           </div>
         );
-      default: {
-        const never: never = row;
-        throw new Error(`unreachable row ${JSON.stringify(never)}`);
-      }
+      default:
+        return assertNever(row, 'row');
     }
   },
   (a, b) => sameRow(a.row, b.row),
 );
 
 /**
- * A virtualised row mounts as a placeholder of its known (measured or estimated) height and renders its content
- * in a deferred, interruptible render: scrolling a screen a frame never parses markdown or draws cards inside the
- * scroll's task, and a long first render is sliced into short tasks.
+ * A virtualised row. While scrolling, a row inside the viewport renders its content in the same commit that mounts
+ * it (inside the scroll's frame, so fast scrolling never shows a placeholder); an overscan row (just outside the viewport) mounts
+ * as a placeholder of its known (measured or estimated) height and renders its content in a deferred,
+ * interruptible render, so the scroll's task draws at most a screen of new rows. Once drawn, a row stays drawn.
  */
-function DeferredRow({ row, height }: { row: Row; height: number }): ReactNode {
-  const ready = useDeferredValue(true, false);
-  if (!ready) return <div className="row-placeholder" style={{ height }} aria-hidden="true" />;
+function DeferredRow({ row, height, visible }: { row: Row; height: number; visible: boolean }): ReactNode {
+  const deferred = useDeferredValue(true, false);
+  const drawn = useRef(false);
+  if (deferred || visible) drawn.current = true;
+  if (!drawn.current) return <div className="row-placeholder" style={{ height }} aria-hidden="true" />;
   return <RowView row={row} />;
 }
 
@@ -266,6 +283,9 @@ function createSizeModel() {
     },
   };
 }
+
+/** The transcript's padding in px (app.css `.transcript`): where the first row starts inside the scroller. */
+const TRANSCRIPT_PADDING = 16;
 
 /** Props of {@link Transcript}. */
 export interface TranscriptProps {
@@ -305,19 +325,61 @@ export function Transcript({ rows, mode, streaming }: TranscriptProps): ReactNod
       return size;
     },
     overscan: 4,
+    // The rows start below the scroller's top padding: without it the range would miss a row whose end is
+    // inside that padding (on screen, but counted as above the viewport).
+    scrollMargin: TRANSCRIPT_PADDING,
     getItemKey: (i) => rows[i]?.key ?? i,
-    // Rows render in React's own time (deferred), never synchronously inside a scroll event.
-    useFlushSync: false,
+    // A scroll renders inside its own event (flushSync), before the frame paints: the rows that enter the viewport
+    // are drawn in that frame. Positions are written to the DOM directly; React renders only when the range of
+    // rows changes.
+    useFlushSync: true,
+    directDomUpdates: true,
+  });
+  // While scrolling, the rows inside the viewport (the range without overscan) are drawn at once, the others
+  // deferred. A first render (and a resize) is all deferred: time-sliced, it paints placeholders first.
+  const range = virtual && virtualizer.isScrolling ? virtualizer.range : null;
+  const drawnRange = useRef<{ startIndex: number; endIndex: number } | null>(null);
+  drawnRange.current = range === null ? null : { startIndex: range.startIndex, endIndex: range.endIndex };
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  // Rows drawn in this commit have real heights instead of estimates, which moves the rows around them: measure
+  // them now (not at the resize observer's turn, after this frame's animation callbacks), and when that brings
+  // rows drawn as placeholders into the viewport, draw them before the frame paints (an update in a layout effect
+  // renders synchronously). Each pass measures what it drew, so this settles in a pass or two.
+  useLayoutEffect(() => {
+    const drawn = drawnRange.current;
+    const el = scroller.current;
+    if (!virtual || drawn === null || el === null || !virtualizer.isScrolling) return;
+    for (const row of el.querySelectorAll(':scope > .transcript-inner > .virtual-row'))
+      virtualizer.measureElement(row);
+    virtualizer.getVirtualItems();
+    const now = virtualizer.range;
+    if (now !== null && (now.startIndex < drawn.startIndex || now.endIndex > drawn.endIndex)) redraw();
   });
 
+  // Following the end stops only when the person scrolls up (a wheel, a touch, a key, the scrollbar), never
+  // because the content grew faster than the view followed it (a long answer streaming, rows measured taller than
+  // their estimate); it starts again once they are back at the bottom.
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const onScroll = () => {
-      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    let intentAt = Number.NEGATIVE_INFINITY;
+    let lastTop = el.scrollTop;
+    const intent = () => {
+      intentAt = performance.now();
     };
+    const onScroll = () => {
+      const top = el.scrollTop;
+      if (el.scrollHeight - top - el.clientHeight < 80) pinned.current = true;
+      else if (top < lastTop - 1 && performance.now() - intentAt < 1000) pinned.current = false;
+      lastTop = top;
+    };
+    const inputs = ['wheel', 'touchmove', 'pointerdown', 'keydown'] as const;
+    for (const name of inputs) el.addEventListener(name, intent, { passive: true });
     el.addEventListener('scroll', onScroll, { passive: true });
-    return () => el.removeEventListener('scroll', onScroll);
+    return () => {
+      for (const name of inputs) el.removeEventListener(name, intent);
+      el.removeEventListener('scroll', onScroll);
+    };
   }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow new rows and streamed text
@@ -337,7 +399,7 @@ export function Transcript({ rows, mode, streaming }: TranscriptProps): ReactNod
       data-turns-done={rows.reduce((n, r) => (r.type === 'footer' ? n + 1 : n), 0)}
     >
       {virtual ? (
-        <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
+        <div className="transcript-inner" ref={virtualizer.containerRef}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index];
             if (!row) return null;
@@ -347,9 +409,12 @@ export function Transcript({ rows, mode, streaming }: TranscriptProps): ReactNod
                 data-index={item.index}
                 ref={virtualizer.measureElement}
                 className="virtual-row"
-                style={{ transform: `translateY(${item.start}px)` }}
               >
-                <DeferredRow row={row} height={item.size} />
+                <DeferredRow
+                  row={row}
+                  height={item.size}
+                  visible={range !== null && item.index >= range.startIndex && item.index <= range.endIndex}
+                />
               </div>
             );
           })}

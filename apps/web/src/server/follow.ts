@@ -1,4 +1,5 @@
 import type { AgentUIChunk } from '@codeagent/adapter-ai-sdk-ui';
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 import {
   type EventLogStore,
   isSessionStoreError,
@@ -23,9 +24,6 @@ export const FLUSH_CHARS = 16 * 1024;
 const PARK_SETTLE_MS = 150;
 /** Milliseconds a follower waits without news before it looks at the session again (missed notifications). */
 const POLL_MS = 1000;
-
-type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 const isDelta = (c: AgentUIChunk): c is Extract<AgentUIChunk, { type: 'text-delta' | 'reasoning-delta' }> =>
   c.type === 'text-delta' || c.type === 'reasoning-delta';

@@ -1,10 +1,9 @@
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
+
 /*
  * Answers given on this instance for a turn that runs on another one: stored (the running instance takes them through
  * NOTIFY), and the continuation is followed from the turn's live log (follow.ts).
  */
-
-type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The approval answers a client-sent assistant message carries (untrusted): only a literal `true` approves. */
 export function approvalAnswers(

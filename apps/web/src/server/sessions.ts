@@ -1,3 +1,4 @@
+import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 import { type AgentUIChat, type AgentUIMessage, createAgentUIChat } from '@codeagent/adapter-ai-sdk-ui';
 import { type CodeagentClient, createClient, loadSession, streamEvents } from '@codeagent/agent-core';
 import { installPermissionGate, PERMISSION_MODES, type PermissionMode } from '@codeagent/permission-gate';
@@ -82,7 +83,6 @@ function summaryOf(s: {
 }
 
 type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The stored UI messages with the last assistant message marked interrupted (its instance died mid-turn). */
 function markInterrupted(ui: JsonValue | null): JsonValue {

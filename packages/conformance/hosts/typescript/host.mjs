@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The TypeScript reference host: @codeagent/artifact-schema, render-intent, terminal, permission-gate, skills and
-// adapter-acp's mapping behind the kit's NDJSON protocol, so the same runner that tests a Python or R host tests the
+// adapter-acp's mapping and agent-core's stop reasons behind the kit's NDJSON protocol, so the same runner that tests a Python or R host tests the
 // packages themselves over a real process boundary.
 import { createInterface } from 'node:readline';
 import {
@@ -12,6 +12,7 @@ import {
 } from '@codeagent/artifact-schema';
 import { escapeHtml, sanitizeTerminalText } from '@codeagent/artifact-schema/safety';
 import { acpStopReason, toolCallNotice, toolResultNotices } from '@codeagent/adapter-acp';
+import { mapStopReason } from '@codeagent/agent-core';
 import { grantSessionOp, presentSessionOp } from '@codeagent/conformance';
 import { createPermissionGate } from '@codeagent/permission-gate';
 import { loadInstalledShellGrammar } from '@codeagent/permission-gate/node';
@@ -50,6 +51,8 @@ const ops = {
   acpToolResult: (id, call, view, isError, ctx) =>
     toolResultNotices(id, call ?? undefined, view, isError, ctx),
   acpStopReason,
+  // JSON has no undefined: a null finish reason is "no finish part".
+  mapStopReason: (facts) => mapStopReason({ ...facts, finishReason: facts.finishReason ?? undefined }),
   grantScope: (options, name, input) => createPermissionGate(options).grantScope(name, input),
   grantSession: grantSessionOp(createPermissionGate),
   evaluatePermission,
