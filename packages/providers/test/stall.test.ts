@@ -108,9 +108,10 @@ describe('withStallTimeout (stallTimeoutMs) over a real loopback server', () => 
           clearInterval(timer);
           res.end(finish);
         }
-      }, 40);
+      }, 60);
     });
-    const { text, errors } = await run(compat(url, 150));
+    // 8 chunks 60 ms apart: 480 ms in all, over the 300 ms stall timeout, with room for a loaded machine's timers.
+    const { text, errors } = await run(compat(url, 300));
     expect(errors).toEqual([]);
     expect(text).toBe('12345678');
   });

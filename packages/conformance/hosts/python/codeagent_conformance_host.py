@@ -1141,16 +1141,13 @@ def builtin_presenters(cwd):
     def todo_call(args):
         if not is_dict(args) or not isinstance(args.get("todos"), list):
             return None
-        lines = []
-        for todo in args["todos"]:
-            if not is_dict(todo):
-                continue
-            text = opt_str(todo, "content") or ""
-            status = todo.get("status")
-            lines.append("- [x] %s" % text if status == "completed" else
-                         "- [ ] %s (in progress)" % text if status == "in_progress" else "- [ ] %s" % text)
+        todos = [t for t in args["todos"] if is_dict(t)]
+        count = lambda status: sum(1 for t in todos if t.get("status") == status)  # noqa: E731
+        text = "Clears the list" if not todos else "%d %s: %d completed, %d in progress, %d pending" % (
+            len(todos), "item" if len(todos) == 1 else "items", count("completed"), count("in_progress"),
+            count("pending"))
         return {"card": "generic", "title": "Update todos", "kind": "other",
-                "content": [{"type": "text", "text": "\n".join(lines)}] if lines else []}
+                "content": [{"type": "text", "text": text}], "rawInput": args}
 
     return {"Read": {"call": read_call}, "Write": {"call": write_call, "result": changed},
             "Edit": {"call": edit_call, "result": changed}, "Bash": {"call": bash_call, "result": bash_result},
