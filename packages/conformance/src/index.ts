@@ -68,6 +68,7 @@ export {
   type BackendEvent,
   type BackendExpectation,
   type BackendFactory,
+  type BackendLimits,
   type BackendScenario,
   type BackendSetup,
   type BackendTool,
