@@ -72,6 +72,11 @@ export interface AgentUIChatOptions {
   readonly interruptOnDisconnect?: boolean;
   /** Called when a turn ends, after its last chunk. */
   readonly onTurnEnd?: () => void;
+  /**
+   * Called with every chunk of a running turn as it is logged, in order (live output included), with the id of the
+   * turn's assistant message: what a host writes to a shared log so that readers elsewhere follow the turn.
+   */
+  readonly onChunk?: (chunk: AgentUIChunk, messageId: string) => void;
   /** Message id generator; default `crypto.randomUUID`. */
   readonly generateId?: () => string;
   /** Runs one turn; default agent-core `streamEvents(client, input, {signal})` (tests may wrap it). */
@@ -411,6 +416,11 @@ export function createAgentUIChat(options: AgentUIChatOptions): AgentUIChat {
     if (chunks.length === 0) return;
     let store = false;
     for (const chunk of chunks) {
+      try {
+        options.onChunk?.(chunk, t.message.id);
+      } catch {
+        // The host's log failing must not stop the turn.
+      }
       if (isLive(chunk)) {
         // Live output replaces the call's previous one: the log keeps only the latest (memory stays bounded by the
         // running calls), and it is not stored (a reload shows the call running; the result replaces it).

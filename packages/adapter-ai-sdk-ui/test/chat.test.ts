@@ -349,4 +349,39 @@ describe('reconnecting after a reload', () => {
     expect(String(chunks.find((c) => c.type === 'text-delta')?.delta).length).toBeGreaterThan(4);
     expect(chat.reconnect()).toBeNull();
   });
+
+  it('onChunk sees every chunk of the turn in order: replayed after a start, they rebuild the same message', async () => {
+    const logged: Array<{ chunk: { type: string }; messageId: string }> = [];
+    const { chat } = await setup('default', {
+      onChunk: (chunk, messageId) => {
+        logged.push({ chunk, messageId });
+        if (logged.length === 3) throw new Error('a failing log does not stop the turn');
+      },
+    });
+    let { message } = await readBack(chat.respond(userMessage('tour please')));
+    while (readMessageMetadata(message).awaitingApproval)
+      ({ message } = await readBack(chat.respond(answer(message, () => ({ approved: true }))), message));
+    await chat.idle();
+    expect(new Set(logged.map((l) => l.messageId))).toEqual(new Set([message.id]));
+    // The log holds the turn's own chunks: no response's start, no park finish; one final finish.
+    expect(logged.some((l) => l.chunk.type === 'start')).toBe(false);
+    expect(logged.filter((l) => l.chunk.type === 'finish')).toHaveLength(1);
+    expect(logged.at(-1)?.chunk.type).toBe('finish');
+    const replay = new ReadableStream({
+      start(c) {
+        c.enqueue({ type: 'start', messageId: message.id });
+        for (const l of logged) c.enqueue(l.chunk);
+        c.close();
+      },
+    });
+    const rebuilt = await readBack(replay);
+    // Approval answers are marked by the client, not logged: compare what the turn produced.
+    const shape = (m: UIMessage) =>
+      m.parts.map((p) => ({
+        type: p.type,
+        text: (p as { text?: string }).text,
+        state: (p as { state?: string }).state,
+      }));
+    expect(shape(rebuilt.message)).toEqual(shape(message));
+  }, 60_000);
 });

@@ -26,13 +26,19 @@ export {
 export { type AgentStep, appendTurnSteps, createStepRecorder, type StepRecorder } from './steps.js';
 export { isOwnerAlive, processOwner, staleRunningTurn } from './turns.js';
 export {
+  type AppendEventsInput,
   type AppendStepInput,
   type ApprovalAnswer,
   type BeginTurnInput,
   type CreateSessionInput,
   type EndTurnInput,
+  type EventLogStore,
+  hasEventLog,
   type JsonValue,
   type ListOptions,
+  MAX_EVENTS_PER_APPEND,
+  type PruneEventsOptions,
+  type ReadEventsOptions,
   type SessionChange,
   type SessionPatch,
   type SessionRecord,
@@ -40,6 +46,9 @@ export {
   type SessionSummary,
   type StoredApproval,
   TURN_STATES,
+  type TurnEvent,
+  type TurnEventLog,
+  type TurnEventsChange,
   type TurnRecord,
   type TurnState,
 } from './types.js';

@@ -1,13 +1,20 @@
 import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
 import { BaseStore, type Mutation } from './base.js';
-import { DEFAULT_MAX_RECORD_BYTES, decodeJson, decodeRecord, encodeJson } from './codec.js';
-import { SessionStoreError } from './errors.js';
+import { checkId, DEFAULT_MAX_RECORD_BYTES, decodeJson, decodeRecord, encodeJson } from './codec.js';
+import { notFound, SessionStoreError } from './errors.js';
 import { type Clock, waitingCount } from './operations.js';
 import {
-  TURN_STATES,
+  type AppendEventsInput,
+  type EventLogStore,
   type ListOptions,
+  MAX_EVENTS_PER_APPEND,
+  type PruneEventsOptions,
+  type ReadEventsOptions,
   type SessionRecord,
   type SessionSummary,
+  TURN_STATES,
+  type TurnEvent,
+  type TurnEventsChange,
   type TurnState,
 } from './types.js';
 
@@ -68,6 +75,21 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'listing index',
     statements: ['CREATE INDEX codeagent_sessions_updated ON codeagent_sessions (updated_at)'],
+  },
+  {
+    version: 3,
+    name: 'turn event log',
+    statements: [
+      // The running (or last) turn's id as a column, so an append checks it without reading the head.
+      'ALTER TABLE codeagent_sessions ADD COLUMN turn_id TEXT',
+      `CREATE TABLE codeagent_events (
+        session_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (session_id, turn_id, seq)
+      )`,
+    ],
   },
 ];
 
@@ -235,11 +257,17 @@ function summaryOf(row: Row): SessionSummary {
   }
 }
 
+/** Most characters of event data one {@link SqlStore.readEvents} call returns (at least one event): 8 MiB. */
+const READ_EVENTS_BUDGET = 8 * 1024 * 1024;
+
+const asNumber = (x: unknown): number => (typeof x === 'string' ? Number(x) : (x as number));
+
 /** The SQL store over a driver: the same rows and semantics for SQLite and PostgreSQL. */
-export class SqlStore extends BaseStore {
+export class SqlStore extends BaseStore implements EventLogStore {
   readonly kind: 'sqlite' | 'postgres';
   protected readonly driver: SqlDriver;
   readonly #max: number;
+  readonly #eventListeners = new Set<(change: TurnEventsChange) => void>();
 
   constructor(driver: SqlDriver, options: SqlStoreOptions = {}) {
     super(options.now);
@@ -287,6 +315,7 @@ export class SqlStore extends BaseStore {
       if (result === null) return { result, previous };
       if ('delete' in result) {
         await c.run('DELETE FROM codeagent_steps WHERE session_id = ?', [id]);
+        await c.run('DELETE FROM codeagent_events WHERE session_id = ?', [id]);
         await c.run('DELETE FROM codeagent_sessions WHERE id = ?', [id]);
         await this.afterWrite(c, id, null);
         return { result, previous };
@@ -300,11 +329,12 @@ export class SqlStore extends BaseStore {
         result.turn?.state ?? null,
         waitingCount(result.pending),
         e.head,
+        result.turn?.id ?? null,
       ];
       if (!previous) {
         await c.run(
-          `INSERT INTO codeagent_sessions (version, title, updated_at, meta, turn_state, pending_count, head, id, created_at, agent, ui)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO codeagent_sessions (version, title, updated_at, meta, turn_state, pending_count, head, turn_id, id, created_at, agent, ui)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [...common, id, result.createdAt, e.agent, e.ui],
         );
       } else {
@@ -316,6 +346,7 @@ export class SqlStore extends BaseStore {
           'turn_state = ?',
           'pending_count = ?',
           'head = ?',
+          'turn_id = ?',
         ];
         const params: unknown[] = [...common];
         // The large documents are written only when they changed.
@@ -345,7 +376,14 @@ export class SqlStore extends BaseStore {
       let from = 0;
       if (before && after && before.id === after.id && after.steps.length >= before.steps.length)
         from = before.steps.length;
-      else await c.run('DELETE FROM codeagent_steps WHERE session_id = ?', [id]);
+      // A session that had no turn has no steps (a new session, its first turn): nothing to delete.
+      else if (before) await c.run('DELETE FROM codeagent_steps WHERE session_id = ?', [id]);
+      // Another turn replaced this one (or it was forgotten): its live log goes with it.
+      if (before && before.id !== after?.id)
+        await c.run('DELETE FROM codeagent_events WHERE session_id = ? AND turn_id <> ?', [
+          id,
+          after?.id ?? '',
+        ]);
       if (after)
         for (let seq = from; seq < e.steps.length; seq++)
           await c.run('INSERT INTO codeagent_steps (session_id, turn_id, seq, data) VALUES (?, ?, ?, ?)', [
@@ -357,6 +395,174 @@ export class SqlStore extends BaseStore {
       await this.afterWrite(c, id, result.version);
       return { result, previous };
     });
+  }
+
+  /** Hook: runs inside an append's transaction after it (PostgreSQL sends its notification here). */
+  protected async afterAppend(_c: SqlClient, _change: TurnEventsChange): Promise<void> {}
+
+  /** Reports an append to this process's event listeners. */
+  protected notifyEvents(change: TurnEventsChange): void {
+    for (const listener of this.#eventListeners) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  }
+
+  subscribeEvents(listener: (change: TurnEventsChange) => void): () => void {
+    this.#eventListeners.add(listener);
+    return () => this.#eventListeners.delete(listener);
+  }
+
+  async appendEvents(id: string, input: AppendEventsInput): Promise<number> {
+    checkId(id);
+    const turnId = checkId(input.turnId);
+    const first = input.seq;
+    if (!Number.isSafeInteger(first) || first < 0)
+      throw new SessionStoreError('invalid-input', 'an event position must be a non-negative integer', {
+        sessionId: id,
+      });
+    if (!Array.isArray(input.events) || input.events.length > MAX_EVENTS_PER_APPEND)
+      throw new SessionStoreError(
+        'invalid-input',
+        `events must be a list of at most ${MAX_EVENTS_PER_APPEND}`,
+        { sessionId: id },
+      );
+    const encoded = input.events.map((event) => {
+      const text = encodeJson(event, 'an event', id);
+      if (text.length > this.#max)
+        throw new SessionStoreError(
+          'too-large',
+          `an event of session "${id}" is larger than ${this.#max} bytes`,
+          {
+            sessionId: id,
+          },
+        );
+      return text;
+    });
+    if (encoded.length === 0) return first;
+    return this.appendEncoded(id, turnId, first, encoded);
+  }
+
+  /** Appends checked, encoded events (PostgreSQL first tries one statement, then this). */
+  protected async appendEncoded(
+    id: string,
+    turnId: string,
+    first: number,
+    encoded: readonly string[],
+  ): Promise<number> {
+    const end = first + encoded.length;
+    return this.runAppend(async () =>
+      this.driver.transaction(async (c) => {
+        const share = this.driver.dialect === 'postgres' ? ' FOR SHARE' : '';
+        const rows = await c.query(
+          `SELECT turn_id, turn_state, (SELECT MAX(seq) FROM codeagent_events WHERE session_id = ? AND turn_id = ?) AS last
+           FROM codeagent_sessions WHERE id = ?${share}`,
+          [id, turnId, id],
+        );
+        const row = rows[0];
+        if (!row) throw notFound(id);
+        if (row.turn_id !== turnId || row.turn_state !== 'running')
+          throw new SessionStoreError(
+            'conflict',
+            `session "${id}" does not run turn "${turnId}" (it ended, or another turn replaced it)`,
+            { sessionId: id },
+          );
+        const next = row.last === null || row.last === undefined ? 0 : asNumber(row.last) + 1;
+        if (first < next) {
+          // A retry after a lost commit writes exactly what is stored: a no-op. Anything else overlaps.
+          const stored = await c.query(
+            'SELECT seq, data FROM codeagent_events WHERE session_id = ? AND turn_id = ? AND seq >= ? AND seq < ? ORDER BY seq',
+            [id, turnId, first, end],
+          );
+          if (stored.length === encoded.length && stored.every((r, i) => r.data === encoded[i]))
+            return { next, change: null };
+          throw new SessionStoreError(
+            'conflict',
+            `events from ${first} of turn "${turnId}" overlap ${next} stored events written by another writer`,
+            { sessionId: id },
+          );
+        }
+        if (first > next)
+          throw new SessionStoreError(
+            'conflict',
+            `events from ${first} of turn "${turnId}" would leave a gap after ${next} stored events`,
+            { sessionId: id },
+          );
+        for (let at = 0; at < encoded.length; at += 200) {
+          const part = encoded.slice(at, at + 200);
+          await c.run(
+            `INSERT INTO codeagent_events (session_id, turn_id, seq, data) VALUES ${part.map(() => '(?, ?, ?, ?)').join(', ')}`,
+            part.flatMap((data, i) => [id, turnId, first + at + i, data]),
+          );
+        }
+        const change: TurnEventsChange = { id, turnId, seq: end - 1 };
+        await this.afterAppend(c, change);
+        return { next: end, change };
+      }),
+    );
+  }
+
+  /** Runs one append (PostgreSQL wraps it in its reconnect retries); reports it when it wrote. */
+  protected async runAppend(
+    append: () => Promise<{ next: number; change: TurnEventsChange | null }>,
+  ): Promise<number> {
+    const { next, change } = await append();
+    if (change) this.notifyEvents(change);
+    return next;
+  }
+
+  async readEvents(id: string, options: ReadEventsOptions): Promise<TurnEvent[]> {
+    checkId(id);
+    const turnId = checkId(options.turnId);
+    const after = Number.isSafeInteger(options.after) ? Math.max(-1, options.after as number) : -1;
+    const limit = Math.max(1, Math.min(1000, Math.floor(options.limit ?? 1000)));
+    // The running total of sizes keeps one read bounded (a log of huge tool outputs is read over several calls).
+    const rows = await this.driver.query(
+      `SELECT seq, data FROM (
+         SELECT seq, data, SUM(LENGTH(data)) OVER (ORDER BY seq) - LENGTH(data) AS before
+         FROM codeagent_events WHERE session_id = ? AND turn_id = ? AND seq > ? ORDER BY seq LIMIT ?
+       ) AS window_rows WHERE before < ? ORDER BY seq`,
+      [id, turnId, after, limit, READ_EVENTS_BUDGET],
+    );
+    return rows.map((r) => {
+      const seq = asNumber(r.seq);
+      if (!Number.isSafeInteger(seq) || seq < 0)
+        throw new SessionStoreError(
+          'invalid-data',
+          `stored session "${id}" is damaged: an event position is not a number`,
+          {
+            sessionId: id,
+          },
+        );
+      return { seq, data: decodeJson(r.data, `event ${seq}`, id) as TurnEvent['data'] };
+    });
+  }
+
+  async lastEventSeq(id: string, turnId: string): Promise<number> {
+    checkId(id);
+    checkId(turnId);
+    const rows = await this.driver.query(
+      'SELECT MAX(seq) AS last FROM codeagent_events WHERE session_id = ? AND turn_id = ?',
+      [id, turnId],
+    );
+    const last = rows[0]?.last;
+    return last === null || last === undefined ? -1 : asNumber(last);
+  }
+
+  async pruneEvents(options: PruneEventsOptions = {}): Promise<number> {
+    const keepMs = Math.max(0, options.keepMs ?? 60_000);
+    const cutoff = new Date(this.clock().getTime() - keepMs).toISOString();
+    return this.driver.run(
+      `DELETE FROM codeagent_events WHERE NOT EXISTS (
+         SELECT 1 FROM codeagent_sessions s
+         WHERE s.id = codeagent_events.session_id AND s.turn_id = codeagent_events.turn_id
+           AND (s.turn_state = 'running' OR s.updated_at > ?)
+       )`,
+      [cutoff],
+    );
   }
 
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {

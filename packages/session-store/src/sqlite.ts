@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { SessionStoreError } from './errors.js';
 import { migrate, type Row, type SqlClient, type SqlDriver, SqlStore, type SqlStoreOptions } from './sql.js';
-import type { SessionStore } from './types.js';
+import type { EventLogStore } from './types.js';
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions extends SqlStoreOptions {
@@ -88,9 +88,10 @@ class SqliteDriver implements SqlDriver {
 
 /**
  * Opens (or creates) a SQLite session store with better-sqlite3 (WAL journal), running the schema migrations first.
- * Several processes may share the file (writes take SQLite's lock); changes are reported to this process only.
+ * Several processes may share the file (writes take SQLite's lock); changes and event appends are reported to this
+ * process only.
  */
-export async function createSqliteStore(options: SqliteStoreOptions): Promise<SessionStore> {
+export async function createSqliteStore(options: SqliteStoreOptions): Promise<EventLogStore> {
   let db: Database.Database;
   try {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });

@@ -209,3 +209,86 @@ export interface SessionStore {
   /** Releases connections and files. */
   close(): Promise<void>;
 }
+
+/** One entry of a running turn's event log: its position in the turn (0, 1, 2...) and what the host logged. */
+export interface TurnEvent {
+  /** The position in the turn's log, dense from 0: a reader that resumes names the last one it saw. */
+  readonly seq: number;
+  /** The host's own shape (the web host logs UI message chunks). */
+  readonly data: JsonValue;
+}
+
+/** What {@link TurnEventLog.appendEvents} needs. */
+export interface AppendEventsInput {
+  /** The running turn the events belong to. */
+  readonly turnId: string;
+  /** The position of the first event: the number of events logged before (a gap or an overlap is a conflict). */
+  readonly seq: number;
+  /** The events, in order (at most {@link MAX_EVENTS_PER_APPEND}). */
+  readonly events: readonly JsonValue[];
+}
+
+/** Most events one {@link TurnEventLog.appendEvents} call writes. */
+export const MAX_EVENTS_PER_APPEND = 1000;
+
+/** What {@link TurnEventLog.readEvents} reads. */
+export interface ReadEventsOptions {
+  readonly turnId: string;
+  /** Events after this position (default -1: from the first). */
+  readonly after?: number;
+  /** At most this many (default and ceiling 1000). */
+  readonly limit?: number;
+}
+
+/** Events appended to a turn's log, as {@link TurnEventLog.subscribeEvents} reports them. */
+export interface TurnEventsChange {
+  readonly id: string;
+  readonly turnId: string;
+  /** The position of the last event written. */
+  readonly seq: number;
+}
+
+/** What {@link TurnEventLog.pruneEvents} drops. */
+export interface PruneEventsOptions {
+  /**
+   * Milliseconds a finished turn's log is kept after its session's last write (default 60000), so that a reader
+   * still following it reads to its end; a running turn's log is never pruned.
+   */
+  readonly keepMs?: number;
+}
+
+/**
+ * The live log of running turns, beside the stored steps: what a host streams (text deltas, tool cards, live output,
+ * approval requests) so that a reader elsewhere (another instance on the same database, a page that reconnects)
+ * follows the turn event by event and resumes after the last event it saw. Only the SQL stores have it (the JSON
+ * file store is single-process: a host follows its own turns in memory). A turn's log is written by the one instance
+ * that runs it; it is not the durable record (the steps and the UI history are): finished turns' logs are pruned.
+ */
+export interface TurnEventLog {
+  /**
+   * Appends events to the log of the running turn `turnId` at position `seq` and returns the next position.
+   * `conflict` when the session does not run that turn, or `seq` leaves a gap or overlaps other events; writing the
+   * same events at the same position again is a no-op (a retry after a lost commit).
+   */
+  appendEvents(id: string, input: AppendEventsInput): Promise<number>;
+  /** The events of a turn after a position, in order; a reader checks that the first is `after + 1` (no gap). */
+  readEvents(id: string, options: ReadEventsOptions): Promise<TurnEvent[]>;
+  /** The position of the last event of a turn's log, or -1 when none is stored. */
+  lastEventSeq(id: string, turnId: string): Promise<number>;
+  /** Deletes the logs of turns that ended (or were replaced) more than `keepMs` ago; returns the rows deleted. */
+  pruneEvents(options?: PruneEventsOptions): Promise<number>;
+  /**
+   * Calls `listener` after each committed append. PostgreSQL reports the appends of every process on the database
+   * (NOTIFY carries only the session, the turn and the position); SQLite reports this process's.
+   */
+  subscribeEvents(listener: (change: TurnEventsChange) => void): () => void;
+}
+
+/** A session store with a turn event log (SQLite and PostgreSQL). */
+export interface EventLogStore extends SessionStore, TurnEventLog {}
+
+/** True when `store` keeps turn event logs ({@link TurnEventLog}). */
+export function hasEventLog(store: SessionStore): store is EventLogStore {
+  const s = store as Partial<EventLogStore>;
+  return typeof s.appendEvents === 'function' && typeof s.readEvents === 'function';
+}

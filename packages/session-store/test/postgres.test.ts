@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { SessionChange } from '../src/index.js';
-import { createPostgresStore, NOTIFY_CHANNEL, redactUrl } from '../src/postgres.js';
+import type { SessionChange, TurnEventsChange } from '../src/index.js';
+import { createPostgresStore, EVENTS_CHANNEL, NOTIFY_CHANNEL, redactUrl } from '../src/postgres.js';
 import { killPostgres, startAgain } from '../../../scripts/postgres-test-server.mjs';
 import { freshDatabase, server, sql } from './pg.js';
+import { eventsSuite } from './events-suite.js';
 import { garbageSuite } from './sql-suite.js';
 import { rejects, storeSuite } from './suite.js';
 
@@ -28,6 +29,18 @@ garbageSuite('postgres', {
         await sql(u, text, params);
       },
     };
+  },
+});
+
+let eventsUrl = '';
+eventsSuite('postgres', {
+  async open(options) {
+    eventsUrl = await freshDatabase();
+    return createPostgresStore({ url: eventsUrl, ...options });
+  },
+  reopen: () => createPostgresStore({ url: eventsUrl }),
+  exec: async (text, params = []) => {
+    await sql(eventsUrl, text, params);
   },
 });
 
@@ -84,6 +97,7 @@ describe('postgres: the server', () => {
     expect(rows.rows).toEqual([
       { version: 1, state: 'applied' },
       { version: 2, state: 'applied' },
+      { version: 3, state: 'applied' },
     ]);
     await Promise.all(stores.map((s) => s.close()));
   });
@@ -148,5 +162,59 @@ describe('postgres: the server', () => {
     }
     expect(seen.some((c) => c.id === 'r' && c.version === v)).toBe(true);
     await Promise.all([store.close(), fresh.close()]);
+  });
+
+  it('the database restarted mid-turn: an event append waiting for it lands once, in order, and followers hear again', async () => {
+    const u = await freshDatabase();
+    const writer = await createPostgresStore({ url: u, reconnectTimeoutMs: 30_000 });
+    const follower = await createPostgresStore({ url: u });
+    const heard: TurnEventsChange[] = [];
+    follower.subscribeEvents((c) => heard.push(c));
+    const s = await writer.create({ id: 'r', title: 'restart' });
+    await writer.beginTurn('r', s.version, { turnId: 't', owner: 'me', prompt: 'p' });
+    let seq = await writer.appendEvents('r', { turnId: 't', seq: 0, events: ['e0', 'e1'] });
+    killPostgres(server());
+    const during = writer.appendEvents('r', { turnId: 't', seq, events: ['e2'] });
+    await new Promise((r) => setTimeout(r, 700));
+    startAgain(server());
+    seq = await during;
+    expect(seq).toBe(3);
+    // The follower's listener connects again; appends after that are heard (a reader also polls for what it missed).
+    const deadline = Date.now() + 15_000;
+    while (!heard.some((c) => c.seq >= 3) && Date.now() < deadline) {
+      seq = await writer.appendEvents('r', { turnId: 't', seq, events: [`e${seq}`] });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(heard.some((c) => c.seq >= 3)).toBe(true);
+    const events = await follower.readEvents('r', { turnId: 't' });
+    expect(events.map((e) => e.data)).toEqual(Array.from({ length: seq }, (_, i) => `e${i}`));
+    expect(events.map((e) => e.seq)).toEqual(Array.from({ length: seq }, (_, i) => i));
+    await Promise.all([writer.close(), follower.close()]);
+  });
+
+  it('a NOTIFY payload names where to read, never the events: a huge append still notifies', async () => {
+    const u = await freshDatabase();
+    const a = await createPostgresStore({ url: u });
+    const b = await createPostgresStore({ url: u });
+    const heard: TurnEventsChange[] = [];
+    b.subscribeEvents((c) => heard.push(c));
+    const s = await a.create({ id: 'h', title: 'huge' });
+    await a.beginTurn('h', s.version, { turnId: 't', owner: 'me', prompt: 'p' });
+    let seq = 0;
+    const deadline = Date.now() + 10_000;
+    while (heard.length === 0 && Date.now() < deadline) {
+      seq = await a.appendEvents('h', { turnId: 't', seq, events: [{ big: 'z'.repeat(100_000) }] });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(heard[0]).toMatchObject({ id: 'h', turnId: 't' });
+    // Garbage on the channel (another program's NOTIFY) is ignored.
+    await sql(u, 'SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, 'not json']);
+    await sql(u, 'SELECT pg_notify($1, $2)', [
+      EVENTS_CHANNEL,
+      JSON.stringify({ id: 'h', turnId: 5, seq: 'x' }),
+    ]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(heard.every((c) => typeof c.seq === 'number' && c.turnId === 't')).toBe(true);
+    await Promise.all([a.close(), b.close()]);
   });
 });

@@ -24,10 +24,10 @@ export function garbageSuite(name: string, harness: SqlHarness): void {
       expect(half.message).toMatch(/Restore it from a backup/);
       await db.exec("UPDATE codeagent_schema SET state = 'applied' WHERE version = 2");
       await db.exec(
-        "INSERT INTO codeagent_schema (version, name, state, applied_at) VALUES (3, 'future', 'applied', 'x')",
+        "INSERT INTO codeagent_schema (version, name, state, applied_at) VALUES (4, 'future', 'applied', 'x')",
       );
       const newer = await rejects(db.open(), 'schema-too-new');
-      expect(newer.message).toMatch(/schema version 3, newer than this codeagent \(2\); upgrade codeagent/);
+      expect(newer.message).toMatch(/schema version 4, newer than this codeagent \(3\); upgrade codeagent/);
     });
 
     it('brings an older schema up to date without touching its sessions', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore, SCHEMA_VERSION } from '../src/sqlite.js';
+import { eventsSuite } from './events-suite.js';
 import { garbageSuite } from './sql-suite.js';
 import { storeSuite } from './suite.js';
 
@@ -35,13 +36,30 @@ garbageSuite('sqlite', {
   },
 });
 
+let eventsPath = '';
+eventsSuite('sqlite', {
+  async open(options) {
+    eventsPath = join(await mkdtemp(join(tmpdir(), 'store-sqlite-')), 'sessions.db');
+    return createSqliteStore({ path: eventsPath, ...options });
+  },
+  reopen: () => createSqliteStore({ path: eventsPath }),
+  exec: async (sql, params = []) => {
+    const db = new Database(eventsPath);
+    try {
+      db.prepare(sql).run(...params);
+    } finally {
+      db.close();
+    }
+  },
+});
+
 describe('sqlite: files', () => {
   it('works in memory and reports its schema version', async () => {
     const store = await createSqliteStore({ path: ':memory:' });
     await store.create({ id: 'm', title: 'x' });
     expect((await store.list()).length).toBe(1);
     await store.close();
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
   });
 
   it('a file that is not a database is a clear error', async () => {

@@ -4,6 +4,7 @@ it('pins the public export names', async () => {
   expect(Object.keys(await import('../src/index.js')).sort()).toEqual([
     'DEFAULT_MAX_RECORD_BYTES',
     'JSON_STORE_SCHEMA',
+    'MAX_EVENTS_PER_APPEND',
     'MAX_META_ENTRIES',
     'MAX_META_VALUE_CHARS',
     'MAX_TITLE_CHARS',
@@ -19,6 +20,7 @@ it('pins the public export names', async () => {
     'createStepRecorder',
     'decodeRecord',
     'decodeSessionFile',
+    'hasEventLog',
     'isOwnerAlive',
     'isSessionId',
     'isSessionStoreError',
@@ -30,6 +32,7 @@ it('pins the public export names', async () => {
     'createSqliteStore',
   ]);
   expect(Object.keys(await import('../src/postgres.js')).sort()).toEqual([
+    'EVENTS_CHANNEL',
     'NOTIFY_CHANNEL',
     'SCHEMA_VERSION',
     'createPostgresStore',

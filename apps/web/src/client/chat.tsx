@@ -1,10 +1,11 @@
 import type { AgentUIMessage } from '@codeagent/adapter-ai-sdk-ui';
 import { ALLOW_ALWAYS_REASON, readMessageMetadata, readToolPart } from '@codeagent/adapter-ai-sdk-ui/client';
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useRef, useState } from 'react';
 import { api, type SessionDetail } from './api.ts';
 import { describeStatus } from './status.ts';
 import { flattenRows, Transcript } from './transcript.tsx';
 import {
+  Chat,
   DefaultChatTransport,
   lastAssistantMessageIsCompleteWithApprovalResponses,
   useChat,
@@ -52,16 +53,44 @@ export function ChatView({ session, modes, onActivity }: ChatViewProps): ReactNo
     const last = session.messages.at(-1);
     return session.busy && last?.role === 'assistant' ? session.messages.slice(0, -1) : session.messages;
   }, [session]);
-  const { messages, sendMessage, addToolApprovalResponse, status, stop, setMessages, error } =
-    useChat<AgentUIMessage>({
-      id: session.id,
-      messages: initial,
-      transport,
-      resume: session.busy,
-      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-      experimental_throttle: 50,
-      onFinish: () => onActivity(),
-    });
+  // A dropped connection (network, a restarted or replaced instance) reconnects by itself: the server replays the
+  // running turn from its start and follows it live from any instance. The chat is made here, not by `useChat`, so
+  // that it keeps the transport's `resumeStreamIsReplay` (useChat wraps a transport without it): a resumed stream
+  // then resets the message at its first `start` instead of appending the replay to what the page already had.
+  const reconnect = useRef({ attempts: 0, timer: 0, run: () => {}, onActivity });
+  reconnect.current.onActivity = onActivity;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one chat per session, as useChat({id}) would keep.
+  const chat = useMemo(
+    () =>
+      new Chat<AgentUIMessage>({
+        id: session.id,
+        messages: initial,
+        transport,
+        sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+        onFinish: ({ isDisconnect, isError }) => {
+          reconnect.current.onActivity();
+          if (!isDisconnect && !isError) reconnect.current.attempts = 0;
+        },
+        onError: (err) => {
+          // fetch reports a lost connection as a TypeError; anything else is the server's answer.
+          const r = reconnect.current;
+          if (!(err instanceof TypeError) || r.attempts >= 20) return;
+          window.clearTimeout(r.timer);
+          r.timer = window.setTimeout(r.run, Math.min(5000, 250 * 2 ** r.attempts++));
+        },
+      }),
+    [session.id, transport],
+  );
+  const { messages, sendMessage, addToolApprovalResponse, status, stop, setMessages, error, resumeStream } =
+    useChat<AgentUIMessage>({ chat, resume: session.busy, experimental_throttle: 50 });
+  reconnect.current.run = () => {
+    void (async () => {
+      await resumeStream();
+      // The turn may have ended while the page was away (nothing to resume): the stored history has it.
+      const fresh = await api.get(session.id).catch(() => null);
+      if (fresh && !fresh.busy) setMessages(fresh.messages);
+    })();
+  };
   const [input, setInput] = useState('');
   const [mode, setMode] = useState(session.mode);
   const [aborting, setAborting] = useState(false);

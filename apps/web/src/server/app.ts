@@ -4,7 +4,9 @@ import { PERMISSION_MODES } from '@codeagent/permission-gate';
 import { createUIMessageStreamResponse } from 'ai';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { AgentUIChunk } from '@codeagent/adapter-ai-sdk-ui';
 import type { HostConfig } from './config.js';
+import { cursorOf, followResponse } from './follow.js';
 import { approvalAnswers } from './remote.js';
 import { localSecurity } from './security.js';
 import { isPermissionMode, SessionBusyError, type SessionManager } from './sessions.js';
@@ -38,6 +40,77 @@ type Json = Record<string, unknown>;
 /** The answer for a session whose turn runs on another instance of the host. */
 const REMOTE =
   'this session has a turn running on another instance of the web host; wait for it to end, then reload';
+
+/** A stream of the given chunks. */
+function chunks(list: readonly AgentUIChunk[]): ReadableStream<AgentUIChunk> {
+  return new ReadableStream({
+    start(controller) {
+      for (const c of list) controller.enqueue(c);
+      controller.close();
+    },
+  });
+}
+
+/**
+ * A `start` chunk at once, then, once `begun` resolves, the chunks of `respond()` (their own `start` names the message);
+ * an error instead when the turn could not begin (another instance started one). `respond()` is called as soon as the
+ * turn is begun, whether or not the client still reads: a client gone meanwhile leaves the turn running, as a reload
+ * mid-turn does.
+ */
+function startThen(
+  begun: Promise<void>,
+  respond: () => ReadableStream<AgentUIChunk>,
+): ReadableStream<AgentUIChunk> {
+  let failure: unknown;
+  const turn = begun.then(respond, (error: unknown) => {
+    failure = error;
+    return null;
+  });
+  let reader: ReadableStreamDefaultReader<AgentUIChunk> | undefined;
+  let started = false;
+  let cancelled = false;
+  let waiting = false;
+  return new ReadableStream<AgentUIChunk>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue({ type: 'start' });
+        return;
+      }
+      if (!reader) {
+        waiting = true;
+        const stream = await turn;
+        waiting = false;
+        if (cancelled) {
+          await stream?.cancel();
+          return;
+        }
+        if (!stream) {
+          controller.enqueue({
+            type: 'error',
+            errorText:
+              failure instanceof SessionBusyError
+                ? failure.message
+                : `cannot start the turn: ${String(failure)}`,
+          });
+          controller.enqueue({ type: 'finish', messageMetadata: { awaitingApproval: false } });
+          controller.close();
+          return;
+        }
+        reader = stream.getReader();
+      }
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    async cancel(reason) {
+      cancelled = true;
+      // A pull waiting for the turn cancels it itself; otherwise it is cancelled here, once begun.
+      if (reader) await reader.cancel(reason);
+      else if (!waiting) void turn.then((stream) => stream?.cancel(reason)).catch(() => undefined);
+    },
+  });
+}
 
 /** The hono app of the web host: the SPA, the session API and the `useChat` endpoint, behind the local guard. */
 export function createApp(options: AppOptions): Hono {
@@ -142,19 +215,24 @@ export function createApp(options: AppOptions): Hono {
     }
     return c.json({ aborted: true });
   });
-  // useChat's resume: the running turn replayed from its start (204 when none runs).
+  // useChat's resume: the running turn replayed from its start, or after the position the client names
+  // (`Last-Event-ID` / `?after=`), then followed live; 204 when none runs.
   app.get('/api/sessions/:id/stream', async (c) => {
     const id = c.req.param('id');
     const live = isSessionId(id) ? await sessions.open(id) : undefined;
     if (!live) return c.text('no such session', 404);
-    // The turn runs on another instance: follow it through storage from its stored state.
-    if ('remote' in live)
-      return createUIMessageStreamResponse({
-        stream: sessions.followRemote(id, undefined, { signal: c.req.raw.signal }),
-      });
-    const stream = live.chat.reconnect({ signal: c.req.raw.signal });
-    if (!stream) return c.body(null, 204);
-    return createUIMessageStreamResponse({ stream });
+    const after = cursorOf(c.req.header('last-event-id'), c.req.query('after'));
+    const signal = c.req.raw.signal;
+    if (!('remote' in live) && after < 0) {
+      // This instance runs the turn: replayed from memory.
+      const stream = live.chat.reconnect({ signal });
+      if (stream) return createUIMessageStreamResponse({ stream });
+    }
+    // The turn runs on another instance, the client resumes after a position, or the turn ended a moment ago (a
+    // page that was told it runs): its live log.
+    const followed = await sessions.follow(id, { after, signal });
+    if (!followed) return c.body(null, 204);
+    return followResponse(followed);
   });
   app.post('/api/sessions/:id/chat', async (c) => {
     const id = c.req.param('id');
@@ -169,9 +247,14 @@ export function createApp(options: AppOptions): Hono {
       // response follows the continuation there. A new turn must wait for that one to end.
       const answers = approvalAnswers(last);
       if (answers.length === 0) return c.text(REMOTE, 409);
+      // Where the client's message ends, read before the answers are stored (the turn goes on once they are).
+      const after = await sessions.answerCursor(id, last);
       const answered = await sessions.answerRemote(id, answers);
+      const followed = await sessions.follow(id, { after, answered, signal: c.req.raw.signal });
+      if (followed) return followResponse(followed);
+      // The turn ended meanwhile: the stored history has the rest.
       return createUIMessageStreamResponse({
-        stream: sessions.followRemote(id, last, { signal: c.req.raw.signal, answered }),
+        stream: chunks([{ type: 'start' }, { type: 'finish', messageMetadata: { awaitingApproval: false } }]),
       });
     }
     // Answers to a turn restored parked (its instance is gone): this instance takes it over in the store and resumes
@@ -181,19 +264,25 @@ export function createApp(options: AppOptions): Hono {
       isRec(last) &&
       last.role === 'assistant' &&
       !(await sessions.claimParked(live))
-    )
+    ) {
+      const after = await sessions.answerCursor(id, last);
+      const followed = await sessions.follow(id, { after, signal: c.req.raw.signal });
+      if (followed) return followResponse(followed);
       return createUIMessageStreamResponse({
-        stream: sessions.followRemote(id, last, { signal: c.req.raw.signal }),
+        stream: chunks([{ type: 'start' }, { type: 'finish', messageMetadata: { awaitingApproval: false } }]),
       });
-    // The first user message names the session, unless it was renamed (in the write that starts the turn).
-    try {
-      await sessions.beginTurn(live, last);
-    } catch (error) {
-      if (error instanceof SessionBusyError) return c.text(error.message, 409);
-      throw error;
     }
-    const stream = live.chat.respond(last, { signal: c.req.raw.signal });
-    return createUIMessageStreamResponse({ stream });
+    if (!isRec(last) || last.role !== 'user') {
+      const stream = live.chat.respond(last, { signal: c.req.raw.signal });
+      return createUIMessageStreamResponse({ stream });
+    }
+    // A new turn: the response starts at once, while the write that begins the turn (and names the session after
+    // its first message) commits; the turn itself starts only after it.
+    const begun = sessions.beginTurn(live, last);
+    begun.catch(() => undefined);
+    return createUIMessageStreamResponse({
+      stream: startThen(begun, () => live.chat.respond(last, { signal: c.req.raw.signal })),
+    });
   });
 
   // The SPA: index.html for the app routes, files under assets/ as they are.

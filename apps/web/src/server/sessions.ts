@@ -12,6 +12,7 @@ import { installPermissionGate, PERMISSION_MODES, type PermissionMode } from '@c
 import {
   appendTurnSteps,
   createStepRecorder,
+  hasEventLog,
   isSessionStoreError,
   type JsonValue,
   type SessionRecord,
@@ -19,8 +20,8 @@ import {
 } from '@codeagent/session-store';
 import { type BuiltinToolkit, createBuiltinToolkit } from '@codeagent/tools';
 import type { HostConfig } from './config.js';
+import { type FollowedChunk, followTurn, TurnEventWriter } from './follow.js';
 import { parkedEntry, type StoredParkedTurn, storedParkedTurn } from './parked.js';
-import { followRemoteTurn } from './remote.js';
 import type { OpenedStore, SessionSummary } from './store.js';
 
 /** A session that is open in this process: its client, tools and chat. */
@@ -53,6 +54,8 @@ export interface LiveSession {
   parkedAt: string | null;
   /** The server stops with this session's turn parked: it is left in storage as it is, for the next start. */
   shelved: boolean;
+  /** The live log of the turn this process runs (what followers on any instance read), or null. */
+  events: TurnEventWriter | null;
 }
 
 /** A session whose turn runs on another instance (on a shared database): shown from storage, not run here. */
@@ -64,6 +67,8 @@ export interface RemoteSession {
   readonly messages: readonly unknown[];
   /** The approvals the turn waits for (answered on the instance that runs it). */
   readonly pending: ReadonlyArray<{ approvalId: string; toolCallId: string }>;
+  /** The running turn's id (its live log is followed from here). */
+  readonly turnId: string;
 }
 
 /** True when `x` is a permission mode name. */
@@ -133,6 +138,7 @@ export class SessionManager {
   private readonly store: SessionStore;
 
   private readonly unsubscribe: () => void;
+  private readonly pruner: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly opened: OpenedStore,
@@ -145,6 +151,15 @@ export class SessionManager {
       const live = this.live.get(change.id);
       if (live && live.chat.pending.length > 0) void this.#relayAnswers(live).catch(() => undefined);
     });
+    // Finished turns' live logs go after a minute (readers still following them have read to the end by then).
+    const store = this.store;
+    if (hasEventLog(store)) {
+      this.pruner = setInterval(
+        () => void store.pruneEvents({ keepMs: 60_000 }).catch(() => undefined),
+        30_000,
+      );
+      this.pruner.unref?.();
+    }
   }
 
   /** Resumes this instance's parked turn with the answers another instance stored. */
@@ -198,13 +213,38 @@ export class SessionManager {
     return done;
   }
 
-  /** A response following the turn of `id` that runs on another instance (see `followRemoteTurn`). */
-  followRemote(
+  /**
+   * Follows the running (or just finished) turn of `id` (on any instance) from its live log, after position `after`
+   * (-1: from its start); `null` when there is no such log.
+   */
+  async follow(
     id: string,
-    known: unknown,
-    options: { signal?: AbortSignal; answered?: ReadonlySet<string> },
-  ) {
-    return followRemoteTurn(this.store, id, isRec(known) ? known : undefined, options);
+    options: { after?: number; signal?: AbortSignal; answered?: ReadonlySet<string> },
+  ): Promise<ReadableStream<FollowedChunk> | null> {
+    const store = this.store;
+    if (!hasEventLog(store)) return null;
+    const record = await this.#get(id);
+    const turn = record?.turn;
+    if (!turn) return null;
+    // A turn that ended a moment ago (its log is kept a minute) is replayed to its end: a page told it was running
+    // reconnects after it finished.
+    if (turn.state !== 'running' && (await store.lastEventSeq(id, turn.id)) < 0) return null;
+    return followTurn(store, id, turn.id, { ...options, ownerAlive: this.opened.ownerAlive });
+  }
+
+  /**
+   * Where a continuation after approval answers starts: the position the client's parked message names
+   * (`metadata.eventSeq`, sent by a follower), else the log's end before the answers are stored (the turn waits
+   * for them, so nothing after that is the client's yet).
+   */
+  async answerCursor(id: string, known: unknown): Promise<number> {
+    const meta = isRec(known) && isRec(known.metadata) ? known.metadata : {};
+    if (typeof meta.eventSeq === 'number' && Number.isSafeInteger(meta.eventSeq) && meta.eventSeq >= -1)
+      return meta.eventSeq;
+    const store = this.store;
+    const turn = (await this.#get(id))?.turn;
+    if (!hasEventLog(store) || turn?.state !== 'running') return -1;
+    return store.lastEventSeq(id, turn.id);
   }
 
   /** Sessions, most recent first. */
@@ -320,6 +360,7 @@ export class SessionManager {
         pending: record.pending
           .filter((p) => p.answer === null)
           .map((p) => ({ approvalId: p.approvalId, toolCallId: p.toolCallId })),
+        turnId: turn.id,
       };
     }
     // A turn parked on approvals is not lost with its instance: shown waiting, continued here on the answer.
@@ -424,6 +465,7 @@ export class SessionManager {
       parkSettleMs: 100,
       // Stop is an explicit call (POST .../abort): a reload mid-stream leaves the turn running, the page reconnects.
       interruptOnDisconnect: false,
+      onChunk: (chunk, messageId) => (session as LiveSession).events?.push(chunk, messageId),
       run: (input, signal) => {
         recorder.reset();
         return recorded(streamEvents(client, input, { signal }));
@@ -434,9 +476,13 @@ export class SessionManager {
         if (s.shelved) return;
         const turn = s.turn;
         s.turn = null;
+        const events = s.events;
+        s.events = null;
         const ui = JSON.parse(JSON.stringify(chat.messages)) as JsonValue;
         const snapshot = JSON.parse(client.save()) as JsonValue;
         void this.#write(s, async (version) => {
+          // The log's end (the turn's finish) is written before the turn is stored as ended.
+          await events?.close();
           if (turn !== null)
             try {
               s.hasSnapshot = true;
@@ -484,6 +530,7 @@ export class SessionManager {
       parked: restoredParked,
       parkedAt: null,
       shelved: false,
+      events: null,
     };
     this.live.set(id, session);
     return session;
@@ -613,6 +660,10 @@ export class SessionManager {
       live.title = record.title;
       live.version = record.version;
       live.turn = { id: turnId, seq: 0 };
+      const store = this.store;
+      live.events = hasEventLog(store)
+        ? new TurnEventWriter(store, live.id, turnId, { ready: live.queue })
+        : null;
     } catch (error) {
       if (!isSessionStoreError(error, 'conflict')) throw error;
       const now = await this.#get(live.id);
@@ -688,6 +739,7 @@ export class SessionManager {
   /** Interrupts every running turn, kills background jobs and waits for the last writes. */
   async close(): Promise<void> {
     this.unsubscribe();
+    if (this.pruner) clearInterval(this.pruner);
     for (const live of this.live.values()) {
       await live.queue;
       // A turn that only waits for approvals, with its park stored, is left parked for the next start (ADR 0210).

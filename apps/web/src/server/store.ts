@@ -62,8 +62,10 @@ export async function openSessionStore(options: {
       const store = await createPostgresStore({
         url: options.databaseUrl,
         applicationName: `codeagent-web:${instance}`,
-        // Requests of many sessions at once: a turn's writes are short transactions.
+        // Requests of many sessions at once: a turn's writes are short transactions; reads (opening a session,
+        // following a turn's log) have connections of their own.
         maxConnections: 20,
+        maxReadConnections: 10,
       });
       return {
         store,
