@@ -58,13 +58,18 @@ export class TurnEventWriter {
     store: EventLogStore,
     id: string,
     turnId: string,
-    options: { ready?: Promise<unknown>; flushMs?: number } = {},
+    options: { ready?: Promise<unknown>; flushMs?: number; next?: number } = {},
   ) {
     this.#store = store;
     this.#id = id;
     this.#turnId = turnId;
     this.#ready = options.ready ?? Promise.resolve();
     this.#flushMs = options.flushMs ?? FLUSH_MS;
+    // A turn taken over from another instance (a restored parked turn) continues its log after what it wrote.
+    if (options.next !== undefined && options.next > 0) {
+      this.#next = options.next;
+      this.#started = true;
+    }
   }
 
   /** The turn this writer logs. */

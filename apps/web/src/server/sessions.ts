@@ -591,6 +591,14 @@ export class SessionManager {
         live.version = written.version;
         live.turn = { id: parked.turnId, seq: t.steps.length };
         live.parked = null;
+        // Followers on any instance read the continuation from the turn's live log, after what its instance wrote.
+        const store = this.store;
+        live.events = hasEventLog(store)
+          ? new TurnEventWriter(store, live.id, parked.turnId, {
+              ready: live.queue,
+              next: (await store.lastEventSeq(live.id, parked.turnId).catch(() => -1)) + 1,
+            })
+          : null;
         return true;
       } catch (error) {
         if (!isSessionStoreError(error, 'conflict')) throw error;
