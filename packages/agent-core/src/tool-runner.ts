@@ -31,7 +31,7 @@ import { abortError } from './retry.js';
 import type { ToolRecord } from './session.js';
 import { type AgentTool, defineTool, intentSchema, presentationMeta, splitIntent } from './tool.js';
 import { globalToolMeta } from './tool-meta.js';
-import { silentOutput } from './tool-output.js';
+import { silentOutput, type ToolOutputSink } from './tool-output.js';
 import type { Turn } from './turn.js';
 
 /** Host projection of a tool result into its toolkit's display data (the event's `display` field). */
@@ -505,33 +505,60 @@ export class ToolRunner {
     return this.#execute(tool, checked.value, callId, undefined, answer);
   }
 
-  /** Gate, then the tool; every wait is raced against the turn's abort. */
-  async #execute(
+  /**
+   * Gate, then the tool; every wait is raced against the turn's abort. Synchronous on the common path (the request
+   * already delivered, the grammar loaded, nothing to ask, a synchronous tool): the SDK awaits whatever it gets, and
+   * a promise per call that nothing waits on is measurable in a tool-heavy turn. Failures always come back as a
+   * rejected promise, as from an async function.
+   */
+  #execute(
     tool: AgentTool<unknown>,
     input: unknown,
     callId: string,
     sdkSignal: AbortSignal | undefined,
     answer?: AskResult,
-  ): Promise<ToolOutcome> {
+  ): ToolOutcome | Promise<ToolOutcome> {
     const turn = this.#turn;
-    if (!turn) throw new AgentCoreError('turn-in-progress', 'tool executed outside of a turn');
+    if (!turn) {
+      return Promise.reject(new AgentCoreError('turn-in-progress', 'tool executed outside of a turn'));
+    }
     // The turn's own signal aborts on user aborts and failed callbacks alike; the SDK's is a merge of it.
     const signal = sdkSignal?.aborted ? sdkSignal : turn.signal;
     // The host sees the request before the gate decides (usually it already has: no wait then).
     const delivered = turn.requestDelivered(callId, signal);
-    if (delivered) await delivered;
-    const { intent, args } = splitIntent(input);
     const gate = this.#gate;
-    if (gate) {
-      // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
-      if (!isShellGrammarLoaded()) {
-        await turn.race(
-          loadInstalledShellGrammar().catch(() => undefined),
-          signal,
-        );
-      }
-      syncMeta(gate, tool);
+    // The gate parses Bash commands with the bash grammar, loaded once; if it cannot load, the gate fails closed.
+    if (delivered || (gate && !isShellGrammarLoaded())) {
+      return (async () => {
+        if (delivered) await delivered;
+        if (gate && !isShellGrammarLoaded()) {
+          await turn.race(
+            loadInstalledShellGrammar().catch(() => undefined),
+            signal,
+          );
+        }
+        return this.#decideAndRun(tool, input, callId, signal, turn, gate, answer);
+      })();
     }
+    try {
+      return this.#decideAndRun(tool, input, callId, signal, turn, gate, answer);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  /** The gate's decision (and precheck), then the tool. */
+  #decideAndRun(
+    tool: AgentTool<unknown>,
+    input: unknown,
+    callId: string,
+    signal: AbortSignal,
+    turn: Turn,
+    gate: PermissionGate | null,
+    answer: AskResult | undefined,
+  ): ToolOutcome | Promise<ToolOutcome> {
+    const { intent, args } = splitIntent(input);
+    if (gate) syncMeta(gate, tool);
     // Fast path: no precheck to run, and either no gate or nothing waiting in the approval queue while this
     // package's own gate allows the call outright (`gate.check` would answer "allowed" at once; no ask is pending,
     // so the order of asks is unchanged). The call is through its precheck now.
@@ -543,14 +570,26 @@ export class ToolRunner {
           gate.evaluate(tool.name, args).decision === 'allow'))
     ) {
       this.#precheckPassed(callId);
-    } else {
-      const refused = await this.#approve(tool, gate, args, intent, callId, signal, turn, answer);
-      if (refused) return refused;
+      return this.#run(tool, args, intent, callId, signal, turn);
     }
-    let output: unknown;
+    return this.#approve(tool, gate, args, intent, callId, signal, turn, answer).then(
+      (refused) => refused ?? this.#run(tool, args, intent, callId, signal, turn),
+    );
+  }
+
+  /** Runs the tool itself (through its live output sink); a synchronous tool's outcome is returned as it is. */
+  #run(
+    tool: AgentTool<unknown>,
+    args: unknown,
+    intent: string | null,
+    callId: string,
+    signal: AbortSignal,
+    turn: Turn,
+  ): ToolOutcome | Promise<ToolOutcome> {
     // Live output goes out between the call's request (delivered above) and its result: the sink delivers what it
     // buffered before this function returns (the SDK reports the result after that) and drops later writes.
     const sink = turn.outputSink(callId, tool.name, signal);
+    let output: unknown;
     try {
       if (signal.aborted) throw abortError();
       output = tool.execute(args, {
@@ -561,9 +600,27 @@ export class ToolRunner {
         intent,
         output: sink ? sink.write : silentOutput,
       });
-      // A tool that ignores its signal must not hold an interrupted turn open; a synchronous one is done.
-      if (isThenable(output)) output = await turn.race(Promise.resolve(output), signal);
-      else if (signal.aborted) throw abortError();
+    } catch (e) {
+      sink?.close(signal.aborted);
+      if (signal.aborted || isAbortError(e)) return Promise.reject(e);
+      return ToolOutcome.failure(`Error: ${errorMessage(e)}`, errorMessage(e), errorMessage(e));
+    }
+    // A tool that ignores its signal must not hold an interrupted turn open; a synchronous one is done.
+    if (isThenable(output)) return this.#settle(turn.race(Promise.resolve(output), signal), signal, sink);
+    sink?.close(signal.aborted);
+    if (signal.aborted) return Promise.reject(abortError());
+    return new ToolOutcome(normalizeToolOutput(output));
+  }
+
+  /** The outcome of an asynchronous tool. */
+  async #settle(
+    pending: Promise<unknown>,
+    signal: AbortSignal,
+    sink: ToolOutputSink | null,
+  ): Promise<ToolOutcome> {
+    let output: unknown;
+    try {
+      output = await pending;
     } catch (e) {
       if (signal.aborted || isAbortError(e)) throw e;
       return ToolOutcome.failure(`Error: ${errorMessage(e)}`, errorMessage(e), errorMessage(e));

@@ -118,6 +118,33 @@ describe('tool results', () => {
     expect(result.stopReason).toBe('completed');
   });
 
+  it('a synchronous tool during which the user aborts: no result is reported, the turn ends interrupted', async () => {
+    const controller = new AbortController();
+    const ran: string[] = [];
+    const sync = defineTool({
+      name: 'sync',
+      description: 'Aborts the turn while it runs',
+      inputSchema: z.object({}),
+      capability: 'read',
+      execute: (_args, ctx) => {
+        controller.abort();
+        ran.push(ctx.signal.aborted ? 'aborted' : 'live');
+        return 'done anyway';
+      },
+    });
+    const model = scriptedModel([
+      [call('c1', 'sync', {}), finish('tool-calls')],
+      [...text(['never']), finish('stop')],
+    ]);
+    const client = createClient({ model, registerTools: false, tools: [sync] });
+    const { callbacks, events } = recordingCallbacks();
+    const result = await stream(client, 'go', callbacks, { signal: controller.signal });
+    expect(ran).toEqual(['aborted']);
+    expect(result.stopReason).toBe('interrupted');
+    expect(events.some((e) => e.type === 'tool-result' && !e.isError)).toBe(false);
+    expect(model.calls).toHaveLength(1);
+  });
+
   it('unserialisable output never leaks its contents', async () => {
     const cyc: Record<string, unknown> = { secret: 'do-not-echo' };
     cyc.self = cyc;
