@@ -1,4 +1,4 @@
-import { checkId } from './codec.js';
+import { checkId, withDecodedDocuments } from './codec.js';
 import { isSessionStoreError, notFound } from './errors.js';
 import {
   type Clock,
@@ -28,6 +28,17 @@ import type {
 export type Mutation = SessionRecord | null | { readonly delete: true };
 
 /**
+ * What a write replaces whole whatever was stored, so an implementation may skip reading it first (a large column);
+ * the record `fn` gets then has `null` there. Only a hint: an implementation may read everything.
+ */
+export interface MutationHint {
+  /** The write sets `agent` (the operation never reads the stored one). */
+  readonly replacesAgent?: boolean;
+  /** The write sets `ui`. */
+  readonly replacesUi?: boolean;
+}
+
+/**
  * The shared front of every implementation: checks inputs, applies the shared operations and reports changes.
  * An implementation provides reading and one atomic primitive, `mutate`: load the record under a lock (or in a
  * transaction), apply `fn`, write what it returns (`previous` tells what changed).
@@ -49,6 +60,7 @@ export abstract class BaseStore implements SessionStore {
   protected abstract mutate(
     id: string,
     fn: (current: SessionRecord | undefined) => Mutation,
+    hint?: MutationHint,
   ): Promise<{ result: Mutation; previous: SessionRecord | undefined }>;
   /** Releases resources. */
   abstract close(): Promise<void>;
@@ -72,15 +84,19 @@ export abstract class BaseStore implements SessionStore {
     return () => this.#listeners.delete(listener);
   }
 
-  async #write(id: string, fn: (current: SessionRecord | undefined) => Mutation): Promise<SessionRecord> {
-    const { result, previous } = await this.mutate(id, fn);
+  async #write(
+    id: string,
+    fn: (current: SessionRecord | undefined) => Mutation,
+    hint?: MutationHint,
+  ): Promise<SessionRecord> {
+    const { result, previous } = await this.mutate(id, fn, hint);
     if (result === null) {
       if (!previous) throw notFound(id);
-      return previous;
+      return withDecodedDocuments(previous);
     }
     if ('delete' in result) throw new Error('unreachable: a write returned a deletion');
     this.notify({ id, version: result.version });
-    return result;
+    return withDecodedDocuments(result);
   }
 
   async create(input: CreateSessionInput): Promise<SessionRecord> {
@@ -91,7 +107,10 @@ export abstract class BaseStore implements SessionStore {
 
   async update(id: string, expectedVersion: number, patch: SessionPatch): Promise<SessionRecord> {
     checkId(id);
-    return this.#write(id, (current) => opUpdate(id, current, expectedVersion, patch, this.clock));
+    return this.#write(id, (current) => opUpdate(id, current, expectedVersion, patch, this.clock), {
+      replacesAgent: patch.agent !== undefined,
+      replacesUi: patch.ui !== undefined,
+    });
   }
 
   async beginTurn(id: string, expectedVersion: number, input: BeginTurnInput): Promise<SessionRecord> {
@@ -107,7 +126,10 @@ export abstract class BaseStore implements SessionStore {
 
   async endTurn(id: string, input: EndTurnInput): Promise<SessionRecord> {
     checkId(id);
-    return this.#write(id, (current) => opEndTurn(id, current, input, this.clock));
+    return this.#write(id, (current) => opEndTurn(id, current, input, this.clock), {
+      replacesAgent: input.agent !== undefined,
+      replacesUi: input.ui !== undefined,
+    });
   }
 
   async answerApproval(

@@ -193,7 +193,88 @@ export function decodeRecord(x: unknown, expectedId?: string): SessionRecord {
   };
 }
 
+/**
+ * The text each private copy was made from, until the write that made it encodes it ({@link storedJson}): a large
+ * document (an agent snapshot) is then written as the text already made, not stringified a second time. Taken once,
+ * so a copy a caller later changes (it is in the returned record) is never written from stale text.
+ */
+const copyText = new WeakMap<object, string>();
+
 /** Checks a value given to the store is JSON it can keep (`invalid-input` otherwise) and returns a private copy. */
 export function copyJson(value: unknown, what: string, id?: string): JsonValue {
-  return JSON.parse(encodeJson(value, what, id)) as JsonValue;
+  const text = encodeJson(value, what, id);
+  const copy = JSON.parse(text) as JsonValue;
+  if (typeof copy === 'object' && copy !== null) copyText.set(copy, text);
+  return copy;
+}
+
+/**
+ * A large document of a record (`agent`, `ui`) held as its JSON text, not decoded: what a write was given (checked by
+ * encoding it) or what a SQLite write loaded and keeps. Written as its text; the record a write returns decodes it
+ * when first read ({@link withDecodedDocuments}). Internal: never stored as such, never handed to a host.
+ */
+export class StoredText {
+  /** The JSON text (valid when this store made it; a loaded one is checked when decoded). */
+  readonly text: string;
+  /** The record's id, for the error naming a damaged document. */
+  readonly id: string | undefined;
+  constructor(text: string, id?: string) {
+    this.text = text;
+    this.id = id;
+  }
+  /** Decodes the text; `invalid-data` when it is not JSON. */
+  decode(what: string): JsonValue {
+    return decodeJson(this.text, what, this.id);
+  }
+  /** `JSON.stringify` of a record holding it (PostgreSQL compares records so) gives the document. */
+  toJSON(): JsonValue {
+    return this.decode('a document');
+  }
+}
+
+/**
+ * A document given to a write (`agent`, `ui`), checked (`invalid-input` when it is not JSON) and kept as its text:
+ * the write stores the text, and the caller's value is never decoded back unless the returned record is read.
+ */
+export function documentCopy(value: unknown, what: string, id?: string): JsonValue {
+  return new StoredText(encodeJson(value, what, id), id) as unknown as JsonValue;
+}
+
+/**
+ * `r` with each {@link StoredText} document replaced by a property that decodes it when first read (a write does
+ * not decode what it was given or what it kept; a damaged stored one throws `invalid-data` where it is read).
+ */
+export function withDecodedDocuments<T extends SessionRecord | undefined>(r: T): T {
+  if (r === undefined || (!(r.agent instanceof StoredText) && !(r.ui instanceof StoredText))) return r;
+  const out = { ...r } as Record<string, unknown>;
+  for (const doc of ['agent', 'ui'] as const) {
+    const held: unknown = r[doc];
+    if (!(held instanceof StoredText)) continue;
+    let value: JsonValue | undefined;
+    Object.defineProperty(out, doc, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        value ??= held.decode(doc);
+        return value;
+      },
+    });
+  }
+  return out as T;
+}
+
+/**
+ * The stored text of a value: a {@link StoredText}'s own, the text {@link copyJson} made its copy from in this write (`JSON.stringify` of a
+ * `JSON.parse` of JSON text gives that text back), else {@link encodeJson}.
+ */
+export function storedJson(value: unknown, what: string, id?: string): string {
+  if (value instanceof StoredText) return value.text;
+  if (typeof value === 'object' && value !== null) {
+    const text = copyText.get(value);
+    if (text !== undefined) {
+      copyText.delete(value);
+      return text;
+    }
+  }
+  return encodeJson(value, what, id);
 }

@@ -9,6 +9,7 @@ import {
   damaged,
   decodeRecord,
   encodeJson,
+  storedJson,
   isSessionId,
   MAX_META_VALUE_CHARS,
 } from './codec.js';
@@ -42,12 +43,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The file text of a record. */
 function encodeFile(record: SessionRecord): string {
-  const { agent, ...rest } = record;
-  return `${encodeJson(
-    { codeagentCliSession: SESSION_FILE_FORMAT, ...rest, session: agent },
-    'the session',
-    record.id,
-  )}\n`;
+  const { agent, ui, ...rest } = record;
+  const head = encodeJson({ codeagentCliSession: SESSION_FILE_FORMAT, ...rest }, 'the session', record.id);
+  // The two documents last, each written as its own text (a document the write was given is held as its text).
+  return `${head.slice(0, -1)},"ui":${storedJson(ui, 'ui', record.id)},"session":${storedJson(agent, 'agent', record.id)}}\n`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkId, checkMeta, checkTitle, copyJson } from './codec.js';
+import { checkId, checkMeta, checkTitle, copyJson, documentCopy } from './codec.js';
 import { notFound, SessionStoreError, versionConflict } from './errors.js';
 import type {
   AppendStepInput,
@@ -62,8 +62,8 @@ export function opCreate(
     createdAt: now,
     updatedAt: now,
     meta: checkMeta(input.meta ?? {}, id),
-    agent: input.agent === undefined || input.agent === null ? null : copyJson(input.agent, 'agent', id),
-    ui: input.ui === undefined || input.ui === null ? null : copyJson(input.ui, 'ui', id),
+    agent: input.agent === undefined || input.agent === null ? null : documentCopy(input.agent, 'agent', id),
+    ui: input.ui === undefined || input.ui === null ? null : documentCopy(input.ui, 'ui', id),
     turn: null,
     pending: [],
   };
@@ -117,9 +117,9 @@ export function opUpdate(
     ...(patch.title !== undefined ? { title: checkTitle(patch.title, id) } : {}),
     ...(patch.meta !== undefined ? { meta: checkMeta(patch.meta, id) } : {}),
     ...(patch.agent !== undefined
-      ? { agent: patch.agent === null ? null : copyJson(patch.agent, 'agent', id) }
+      ? { agent: patch.agent === null ? null : documentCopy(patch.agent, 'agent', id) }
       : {}),
-    ...(patch.ui !== undefined ? { ui: patch.ui === null ? null : copyJson(patch.ui, 'ui', id) } : {}),
+    ...(patch.ui !== undefined ? { ui: patch.ui === null ? null : documentCopy(patch.ui, 'ui', id) } : {}),
     ...(patch.pending !== undefined ? { pending: checkPending(patch.pending, id) } : {}),
     ...(patch.turn === null ? { turn: null } : {}),
   };
@@ -148,7 +148,7 @@ export function opBeginTurn(
     updatedAt: now,
     ...(input.title !== undefined ? { title: checkTitle(input.title, id) } : {}),
     ...(input.agent !== undefined
-      ? { agent: input.agent === null ? null : copyJson(input.agent, 'agent', id) }
+      ? { agent: input.agent === null ? null : documentCopy(input.agent, 'agent', id) }
       : {}),
     turn: {
       id: checkId(input.turnId ?? randomUUID()),
@@ -244,9 +244,9 @@ export function opEndTurn(
     version: r.version + 1,
     updatedAt: now,
     ...(input.agent !== undefined
-      ? { agent: input.agent === null ? null : copyJson(input.agent, 'agent', id) }
+      ? { agent: input.agent === null ? null : documentCopy(input.agent, 'agent', id) }
       : {}),
-    ...(input.ui !== undefined ? { ui: input.ui === null ? null : copyJson(input.ui, 'ui', id) } : {}),
+    ...(input.ui !== undefined ? { ui: input.ui === null ? null : documentCopy(input.ui, 'ui', id) } : {}),
     ...(input.clearPending === false ? {} : { pending: [] }),
     turn: { ...turn, state: input.state, updatedAt: now, steps: folded ? [] : turn.steps },
   };

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Mutation } from './base.js';
+import type { Mutation, MutationHint } from './base.js';
 import { SessionStoreError } from './errors.js';
 import { migrate, type Row, type SqlClient, type SqlDriver, SqlStore, type SqlStoreOptions } from './sql.js';
 import type {
@@ -182,6 +182,7 @@ const APPEND_FAST = `WITH s AS (
 
 /** The PostgreSQL store: the SQL store with retries over reconnects and LISTEN/NOTIFY change reports. */
 class PostgresStore extends SqlStore implements PostgresSessionStore {
+  protected override readonly lazyDocuments = false;
   readonly #pg: PostgresDriver;
   readonly #reconnectMs: number;
   #listener: pg.Client | undefined;
@@ -234,9 +235,11 @@ class PostgresStore extends SqlStore implements PostgresSessionStore {
   protected override async mutate(
     id: string,
     fn: (current: SessionRecord | undefined) => Mutation,
+    _hint?: MutationHint,
   ): Promise<{ result: Mutation; previous: SessionRecord | undefined }> {
     // A connection lost during COMMIT leaves the outcome unknown: when the retry finds exactly the record the
-    // first attempt wrote, that attempt committed and the call succeeds (it is not a conflict with itself).
+    // first attempt wrote, that attempt committed and the call succeeds (it is not a conflict with itself). That
+    // compares whole records, so every column is read (no hint).
     let attempted: SessionRecord | undefined;
     return this.#retry(() =>
       super.mutate(id, (current) => {

@@ -1,11 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { isRecord as isRec } from '@codeagent/artifact-schema/internal';
-import { BaseStore, type Mutation } from './base.js';
-import { checkId, DEFAULT_MAX_RECORD_BYTES, decodeJson, decodeRecord, encodeJson } from './codec.js';
+import { BaseStore, type Mutation, type MutationHint } from './base.js';
+import {
+  checkId,
+  DEFAULT_MAX_RECORD_BYTES,
+  decodeJson,
+  decodeRecord,
+  encodeJson,
+  StoredText,
+  storedJson,
+} from './codec.js';
 import { notFound, SessionStoreError } from './errors.js';
 import { type Clock, waitingCount } from './operations.js';
 import {
   type AppendEventsInput,
   type EventLogStore,
+  type JsonValue,
   type ListOptions,
   MAX_EVENTS_PER_APPEND,
   type PruneEventsOptions,
@@ -91,6 +101,14 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 4,
+    name: 'document revision',
+    statements: [
+      // A fresh id each time agent or ui is written: a process that cached the documents of a row knows them current.
+      'ALTER TABLE codeagent_sessions ADD COLUMN doc_rev TEXT',
+    ],
+  },
 ];
 
 /** The schema version this code writes. */
@@ -148,7 +166,7 @@ export async function migrate(
 }
 
 const COLUMNS =
-  'id, version, title, created_at, updated_at, meta, turn_state, pending_count, head, agent, ui';
+  'id, version, title, created_at, updated_at, meta, turn_state, pending_count, head, agent, ui, doc_rev';
 
 /** Options shared by the SQL stores. */
 export interface SqlStoreOptions {
@@ -167,15 +185,37 @@ interface Encoded {
   readonly steps: readonly string[];
 }
 
-function encode(r: SessionRecord, max: number): Encoded {
+/** The stored texts of the large documents of a loaded row (`undefined`: not read, the write replaces it). */
+interface StoredTexts {
+  readonly agent: string | null | undefined;
+  readonly ui: string | null | undefined;
+  /** The stored text of each step of the loaded turn. */
+  readonly steps: readonly string[];
+}
+
+/**
+ * The columns of a record. A large document the write leaves as it was (the same object as the loaded one) is not
+ * written, so it is not encoded either: the size check counts its stored text.
+ */
+function encode(r: SessionRecord, max: number, previous?: SessionRecord, stored?: StoredTexts): Encoded {
   const { steps = [], ...turn } = r.turn ?? {};
+  const kept = (doc: 'agent' | 'ui'): string | undefined => {
+    const text = stored?.[doc];
+    return previous !== undefined && r[doc] === previous[doc] && typeof text === 'string' ? text : undefined;
+  };
   const out: Encoded = {
     title: encodeJson(r.title, 'title', r.id),
     meta: encodeJson(r.meta, 'meta', r.id),
     head: encodeJson({ turn: r.turn === null ? null : turn, pending: r.pending }, 'the turn', r.id),
-    agent: r.agent === null ? null : encodeJson(r.agent, 'agent', r.id),
-    ui: r.ui === null ? null : encodeJson(r.ui, 'ui', r.id),
-    steps: steps.map((s) => encodeJson(s, 'a step', r.id)),
+    // A document the write kept or was given is held as its text (StoredText): written as it is, not re-encoded.
+    agent: r.agent === null ? null : (kept('agent') ?? storedJson(r.agent, 'agent', r.id)),
+    ui: r.ui === null ? null : (kept('ui') ?? storedJson(r.ui, 'ui', r.id)),
+    // A step loaded with the record keeps its stored text; a new one is the text its copy was made from.
+    steps: steps.map((s, i) =>
+      previous?.turn?.steps[i] === s && stored?.steps[i] !== undefined
+        ? (stored.steps[i] as string)
+        : storedJson(s, 'a step', r.id),
+    ),
   };
   let size =
     out.title.length + out.meta.length + out.head.length + (out.agent?.length ?? 0) + (out.ui?.length ?? 0);
@@ -263,6 +303,47 @@ const READ_EVENTS_BUDGET = 8 * 1024 * 1024;
 const asNumber = (x: unknown): number => (typeof x === 'string' ? Number(x) : (x as number));
 
 /** The SQL store over a driver: the same rows and semantics for SQLite and PostgreSQL. */
+/** Stored texts of the large documents cached per session (64 MiB of text at most). */
+const DOCUMENT_CACHE_CHARS = 64 * 1024 * 1024;
+
+/**
+ * The stored texts of the large documents of the sessions this store last wrote, each with the document revision
+ * it wrote with them (`doc_rev`, a fresh id whenever a write of any process changes a document), least recently
+ * used first: a text cached under the revision the row has now is the stored text, so a write that keeps the
+ * documents need not read them again.
+ */
+class DocumentCache {
+  readonly #entries = new Map<string, { rev: string; agent: string | null; ui: string | null }>();
+  #chars = 0;
+
+  get(id: string, rev: unknown): { agent: string | null; ui: string | null } | undefined {
+    const e = this.#entries.get(id);
+    if (e === undefined || typeof rev !== 'string' || e.rev !== rev) return undefined;
+    this.#entries.delete(id);
+    this.#entries.set(id, e);
+    return e;
+  }
+
+  set(id: string, rev: string, agent: string | null, ui: string | null): void {
+    this.delete(id);
+    const chars = (agent?.length ?? 0) + (ui?.length ?? 0);
+    if (chars > DOCUMENT_CACHE_CHARS / 4) return;
+    this.#entries.set(id, { rev, agent, ui });
+    this.#chars += chars;
+    for (const old of this.#entries.keys()) {
+      if (this.#chars <= DOCUMENT_CACHE_CHARS) break;
+      this.delete(old);
+    }
+  }
+
+  delete(id: string): void {
+    const e = this.#entries.get(id);
+    if (e === undefined) return;
+    this.#entries.delete(id);
+    this.#chars -= (e.agent?.length ?? 0) + (e.ui?.length ?? 0);
+  }
+}
+
 export class SqlStore extends BaseStore implements EventLogStore {
   readonly kind: 'sqlite' | 'postgres';
   protected readonly driver: SqlDriver;
@@ -276,11 +357,45 @@ export class SqlStore extends BaseStore implements EventLogStore {
     this.#max = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   }
 
-  async #load(c: SqlClient, id: string, lock: boolean): Promise<SessionRecord | undefined> {
+  /**
+   * Whether a write may load the large documents without decoding them ({@link StoredText}); PostgreSQL's retry after a
+   * lost COMMIT compares whole records, so it reads everything.
+   */
+  protected readonly lazyDocuments: boolean = true;
+  readonly #documents = new DocumentCache();
+
+  /**
+   * Reads a record inside `c`, with the stored texts of its large documents. A document the write replaces whole
+   * (`hint`) is not read: the record carries `null` for it (never written back as that: the write replaces it).
+   * With `lazy`, a stored document is not decoded either: the record holds it as a {@link StoredText}.
+   */
+  async #loadForWrite(
+    c: SqlClient,
+    id: string,
+    lock: boolean,
+    hint: MutationHint = {},
+    lazy = false,
+  ): Promise<{ record: SessionRecord; stored: StoredTexts; rev: string | null } | undefined> {
     const forUpdate = lock && this.driver.dialect === 'postgres' ? ' FOR UPDATE' : '';
-    const rows = await c.query(`SELECT ${COLUMNS} FROM codeagent_sessions WHERE id = ?${forUpdate}`, [id]);
-    const row = rows[0];
+    const wanted = (doc: 'agent' | 'ui') => !(doc === 'agent' ? hint.replacesAgent : hint.replacesUi);
+    // Lazy: the small columns first; the documents from the cache when it holds this version, else read.
+    const columns = COLUMNS.replace(
+      ', agent',
+      lazy || !wanted('agent') ? ', NULL AS agent' : ', agent',
+    ).replace(', ui', lazy || !wanted('ui') ? ', NULL AS ui' : ', ui');
+    const rows = await c.query(`SELECT ${columns} FROM codeagent_sessions WHERE id = ?${forUpdate}`, [id]);
+    let row = rows[0];
     if (!row) return undefined;
+    if (lazy && (wanted('agent') || wanted('ui'))) {
+      const cached = this.#documents.get(id, row.doc_rev);
+      if (cached) row = { ...row, agent: cached.agent, ui: cached.ui };
+      else {
+        const docs = (await c.query('SELECT agent, ui FROM codeagent_sessions WHERE id = ?', [id]))[0] ?? {};
+        row = { ...row, agent: docs.agent, ui: docs.ui };
+      }
+      if (!wanted('agent')) row = { ...row, agent: null };
+      if (!wanted('ui')) row = { ...row, ui: null };
+    }
     let turnId: unknown;
     try {
       const head = JSON.parse(String(row.head)) as unknown;
@@ -295,7 +410,38 @@ export class SqlStore extends BaseStore implements EventLogStore {
             [id, turnId],
           )
         : [];
-    return decodeRow(row, steps);
+    const text = (v: unknown, skipped: boolean | undefined): string | null | undefined =>
+      skipped ? undefined : typeof v === 'string' ? v : v === null || v === undefined ? null : undefined;
+    const stored: StoredTexts = {
+      agent: text(row.agent, hint.replacesAgent),
+      ui: text(row.ui, hint.replacesUi),
+      steps: steps.map((r) => (typeof r.data === 'string' ? r.data : '')),
+    };
+    const unread = (doc: 'agent' | 'ui') => lazy && typeof stored[doc] === 'string';
+    const record = decodeRow(
+      { ...row, ...(unread('agent') ? { agent: null } : {}), ...(unread('ui') ? { ui: null } : {}) },
+      steps,
+    );
+    return {
+      record:
+        unread('agent') || unread('ui')
+          ? {
+              ...record,
+              ...(unread('agent')
+                ? { agent: new StoredText(stored.agent as string, id) as unknown as JsonValue }
+                : {}),
+              ...(unread('ui')
+                ? { ui: new StoredText(stored.ui as string, id) as unknown as JsonValue }
+                : {}),
+            }
+          : record,
+      stored,
+      rev: typeof row.doc_rev === 'string' ? row.doc_rev : null,
+    };
+  }
+
+  async #load(c: SqlClient, id: string, lock: boolean): Promise<SessionRecord | undefined> {
+    return (await this.#loadForWrite(c, id, lock))?.record;
   }
 
   protected async load(id: string): Promise<SessionRecord | undefined> {
@@ -308,9 +454,13 @@ export class SqlStore extends BaseStore implements EventLogStore {
   protected async mutate(
     id: string,
     fn: (current: SessionRecord | undefined) => Mutation,
+    hint?: MutationHint,
   ): Promise<{ result: Mutation; previous: SessionRecord | undefined }> {
-    return this.driver.transaction(async (c) => {
-      const previous = await this.#load(c, id, true);
+    // What the write leaves stored, remembered once it committed.
+    let written: { rev: string; agent: string | null; ui: string | null } | null | undefined;
+    const out = await this.driver.transaction(async (c) => {
+      const loaded = await this.#loadForWrite(c, id, true, hint, this.lazyDocuments);
+      const previous = loaded?.record;
       const result = fn(previous);
       if (result === null) return { result, previous };
       if ('delete' in result) {
@@ -318,9 +468,10 @@ export class SqlStore extends BaseStore implements EventLogStore {
         await c.run('DELETE FROM codeagent_events WHERE session_id = ?', [id]);
         await c.run('DELETE FROM codeagent_sessions WHERE id = ?', [id]);
         await this.afterWrite(c, id, null);
+        written = null;
         return { result, previous };
       }
-      const e = encode(result, this.#max);
+      const e = encode(result, this.#max, previous, loaded?.stored);
       const common = [
         result.version,
         e.title,
@@ -331,11 +482,14 @@ export class SqlStore extends BaseStore implements EventLogStore {
         e.head,
         result.turn?.id ?? null,
       ];
+      // The document revision: a fresh one when a document is written, else the stored one.
+      let rev = loaded?.rev ?? null;
       if (!previous) {
+        rev = randomUUID();
         await c.run(
-          `INSERT INTO codeagent_sessions (version, title, updated_at, meta, turn_state, pending_count, head, turn_id, id, created_at, agent, ui)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [...common, id, result.createdAt, e.agent, e.ui],
+          `INSERT INTO codeagent_sessions (version, title, updated_at, meta, turn_state, pending_count, head, turn_id, id, created_at, agent, ui, doc_rev)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [...common, id, result.createdAt, e.agent, e.ui, rev],
         );
       } else {
         const sets = [
@@ -350,13 +504,20 @@ export class SqlStore extends BaseStore implements EventLogStore {
         ];
         const params: unknown[] = [...common];
         // The large documents are written only when they changed.
-        if (result.agent !== previous.agent) {
+        const writesAgent = result.agent !== previous.agent || hint?.replacesAgent === true;
+        const writesUi = result.ui !== previous.ui || hint?.replacesUi === true;
+        if (writesAgent) {
           sets.push('agent = ?');
           params.push(e.agent);
         }
-        if (result.ui !== previous.ui) {
+        if (writesUi) {
           sets.push('ui = ?');
           params.push(e.ui);
+        }
+        if (writesAgent || writesUi || rev === null) {
+          rev = randomUUID();
+          sets.push('doc_rev = ?');
+          params.push(rev);
         }
         const changed = await c.run(
           `UPDATE codeagent_sessions SET ${sets.join(', ')} WHERE id = ? AND version = ?`,
@@ -393,8 +554,18 @@ export class SqlStore extends BaseStore implements EventLogStore {
             e.steps[seq],
           ]);
       await this.afterWrite(c, id, result.version);
+      written = {
+        rev,
+        agent: e.agent,
+        ui: e.ui,
+      };
       return { result, previous };
     });
+    if (this.lazyDocuments) {
+      if (written === null) this.#documents.delete(id);
+      else if (written) this.#documents.set(id, written.rev, written.agent, written.ui);
+    }
+    return out;
   }
 
   /** Hook: runs inside an append's transaction after it (PostgreSQL sends its notification here). */

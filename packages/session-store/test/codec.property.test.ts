@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createJsonFileStore, decodeRecord, decodeSessionFile, isSessionStoreError } from '../src/index.js';
@@ -171,5 +172,90 @@ describe('round trips through a real store', () => {
       expect(isSessionStoreError(error, 'invalid-input')).toBe(true);
     }
     await store.close();
+  });
+});
+
+describe('the text a write made a copy from', () => {
+  it('is what the write stores, exactly once: a copy changed afterwards is encoded again', async () => {
+    const { copyJson, storedJson } = await import('../src/codec.js');
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const copy = copyJson(value, 'agent');
+        expect(storedJson(copy, 'agent')).toBe(JSON.stringify(value));
+        // The record a write returns holds the copy: a caller may change it, and a later write must see that.
+        if (Array.isArray(copy)) {
+          copy.push('changed');
+          expect(JSON.parse(storedJson(copy, 'agent')).at(-1)).toBe('changed');
+        } else if (typeof copy === 'object' && copy !== null) {
+          (copy as Record<string, unknown>).changed = true;
+          expect(JSON.parse(storedJson(copy, 'agent'))).toMatchObject({ changed: true });
+        }
+      }),
+    );
+  });
+});
+
+describe('sqlite: a step saved on a session with a snapshot', () => {
+  it('keeps the snapshot as stored and returns it intact, without writing it again', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'store-lazy-')), 'sessions.db');
+    const store = await createSqliteStore({ path });
+    const agent = {
+      version: 1,
+      messages: Array.from({ length: 50 }, (_, i) => ({ role: 'user', content: `m${i}` })),
+    };
+    let record = await store.create({ title: 't', meta: {} });
+    record = await store.update(record.id, record.version, { agent, ui: ['a'] });
+    const begun = await store.beginTurn(record.id, record.version, { owner: 'me', prompt: 'go' });
+    const turnId = begun.turn?.id ?? '';
+    const stepped = await store.appendStep(record.id, { turnId, seq: 0, step: { n: 0 } });
+    // The returned record reads like a plain one: its documents, a spread, JSON, a structured clone.
+    expect(stepped.agent).toEqual(agent);
+    expect(stepped.ui).toEqual(['a']);
+    expect({ ...stepped }.agent).toEqual(agent);
+    expect(JSON.parse(JSON.stringify(stepped)).agent).toEqual(agent);
+    expect(structuredClone(stepped).agent).toEqual(agent);
+    const again = await store.appendStep(record.id, { turnId, seq: 0, step: { n: 0 } });
+    expect(again.agent).toEqual(agent);
+    const ended = await store.endTurn(record.id, { turnId, state: 'interrupted' });
+    expect(ended.turn?.steps).toEqual([{ n: 0 }]);
+    await store.close();
+    // What another connection reads is the snapshot as written, never a placeholder.
+    const db = new Database(path, { readonly: true });
+    const row = db.prepare('SELECT agent, ui FROM codeagent_sessions WHERE id = ?').get(record.id) as {
+      agent: string;
+      ui: string;
+    };
+    db.close();
+    expect(JSON.parse(row.agent)).toEqual(agent);
+    expect(JSON.parse(row.ui)).toEqual(['a']);
+    const reopened = await createSqliteStore({ path });
+    expect((await reopened.get(record.id))?.agent).toEqual(agent);
+    await reopened.close();
+  });
+});
+
+describe('sqlite: the documents a process remembers', () => {
+  it('are never the ones another process replaced, also for a session deleted and created again', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'store-cache-')), 'sessions.db');
+    // One frozen clock: the re-created row has the same version and the same times as the one I wrote last.
+    const now = () => new Date(0);
+    const mine = await createSqliteStore({ path, now });
+    const theirs = await createSqliteStore({ path, now });
+    let r = await mine.create({ id: 's1', title: 't', meta: {} });
+    r = await mine.update('s1', r.version, { agent: { by: 'me' } });
+    // Another process replaces the snapshot: my next write keeping it returns (and keeps) theirs.
+    const t = await theirs.update('s1', r.version, { agent: { by: 'them' } });
+    const renamed = await mine.update('s1', t.version, { title: 'renamed' });
+    expect(renamed.agent).toEqual({ by: 'them' });
+    // Deleted and created again elsewhere at the same version number as the row I wrote last.
+    await mine.update('s1', renamed.version, { agent: { by: 'me again' } });
+    await theirs.delete('s1');
+    let again = await theirs.create({ id: 's1', title: 'new', meta: {} });
+    while (again.version < renamed.version + 1)
+      again = await theirs.update('s1', again.version, { agent: { by: 'new them' } });
+    const kept = await mine.update('s1', again.version, { title: 'mine now' });
+    expect(kept.agent).toEqual({ by: 'new them' });
+    expect((await theirs.get('s1'))?.agent).toEqual({ by: 'new them' });
+    await Promise.all([mine.close(), theirs.close()]);
   });
 });

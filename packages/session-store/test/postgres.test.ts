@@ -98,6 +98,7 @@ describe('postgres: the server', () => {
       { version: 1, state: 'applied' },
       { version: 2, state: 'applied' },
       { version: 3, state: 'applied' },
+      { version: 4, state: 'applied' },
     ]);
     await Promise.all(stores.map((s) => s.close()));
   });

@@ -59,7 +59,7 @@ describe('sqlite: files', () => {
     await store.create({ id: 'm', title: 'x' });
     expect((await store.list()).length).toBe(1);
     await store.close();
-    expect(SCHEMA_VERSION).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
   });
 
   it('a file that is not a database is a clear error', async () => {
