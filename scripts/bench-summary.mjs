@@ -86,7 +86,7 @@ if (flag('run')) {
     const left = deadline - Date.now();
     // Its part of what is left, in proportion to how long it and the benches after it usually take.
     const rest = list.slice(i).reduce((sum, x) => sum + expected(x.dir), 0);
-    const share = Math.max(60_000, (left * expected(b.dir)) / rest);
+    const share = Math.max(60_000, Math.floor((left * expected(b.dir)) / rest));
     if (left <= 0) {
       outcomes.push({ ...b, status: 'skipped (budget spent)' });
       failed = true;
