@@ -102,6 +102,8 @@ export interface BenchDoc {
 export interface BenchSuite {
   compare(opts: CompareOptions): Promise<CompareResult>;
   value(opts: ValueOptions): ValueResult;
+  /** One row measured in several fresh processes: the run with the median ratio is the figure. */
+  combine(runs: readonly CompareResult[], note?: string): CompareResult;
   note(line: string): void;
   finish(): BenchDoc;
 }

@@ -267,6 +267,29 @@ export function benchSuite(pkg, description, part) {
       return result;
     },
 
+    /**
+     * Records one comparison measured in several fresh processes (`runs`: each process's `compare()` result of the
+     * same row): the figure is the run with the median ratio, and the note lists every run's ratio. One process's
+     * compiled code and heap layout can move a row by more than its own spread; the median of fresh processes does
+     * not depend on one of them.
+     */
+    combine(runs, note) {
+      const sorted = [...runs].sort((a, b) => a.ratio - b.ratio);
+      const mid = sorted[(sorted.length - 1) >> 1];
+      const ratios = runs.map((r) => `x${r.ratio.toFixed(3)}`).join(', ');
+      const result = {
+        ...mid,
+        samples: runs.reduce((n, r) => n + r.samples, 0),
+        seconds: Number(runs.reduce((n, r) => n + r.seconds, 0).toFixed(1)),
+        runs: runs.map((r) => ({ ratio: r.ratio, spread: r.spread, samples: r.samples })),
+        met: meets(mid.goal, mid.goal?.on === 'value' ? mid.ours : mid.ratio),
+        note: `${runs.length} fresh processes, ratios ${ratios}: the median run is the figure${note ? `; ${note}` : ''}`,
+      };
+      results.push(result);
+      print(formatCompare(result));
+      return result;
+    },
+
     /** Prints a free line (context a reader needs, e.g. the input sizes). */
     note(line) {
       print(`  ${line}`);

@@ -49,7 +49,7 @@ function benches() {
  */
 const EXPECTED_MINUTES = {
   'packages/adapter-acp': 1,
-  'packages/agent-core': 6,
+  'packages/agent-core': 10,
   'packages/artifact-schema': 1,
   'packages/permission-gate': 1.5,
   'packages/providers': 1,

@@ -2,8 +2,13 @@
 // consuming `fullStream` with an equivalent tool, on the same mock model, for three turn shapes, with and
 // without a permission gate. Then the session costs: heap held by an idle session versus its JSON size,
 // loadSession per message at 1k and 50k messages, and the prompt-too-long `dropOldest` at 50k messages.
-// Run: `pnpm bench` (builds first). Needs --expose-gc. ROUNDS=n overrides the sample count.
+// Run: `pnpm bench` (builds first). Needs --expose-gc. ROUNDS=n overrides the sample count; each turn shape runs in
+// RUNS fresh processes (default 3), its rows the median run of the three.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stepCountIs, streamText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -13,9 +18,14 @@ import { Compactor, resolveCompaction } from '../dist/compaction.js';
 import { Attempt } from '../dist/turn.js';
 import { estimateMessageTokens, estimateRequestTokens } from '../dist/usage.js';
 import { installPermissionGate } from '@codeagent/permission-gate';
-import { benchSuite, QUICK } from '../../../scripts/bench-lib.mjs';
+import { fileURLToPath } from 'node:url';
+import { benchSuite, QUICK, readResults } from '../../../scripts/bench-lib.mjs';
 
 const ROUNDS = process.env.ROUNDS === undefined ? undefined : Number(process.env.ROUNDS);
+// Each turn shape runs in RUNS fresh processes (default 3; 1 in quick mode): its rows are the median runs.
+const RUNS = Number(process.env.RUNS ?? (QUICK ? 1 : 3));
+// Set in those child processes: measure the shapes of ONLY, write the rows, exit.
+const CHILD = process.env.BENCH_CHILD === '1';
 // ONLY=tool-heavy,session (comma-separated shape names, `session`) runs a part of the bench while iterating.
 const ONLY = process.env.ONLY?.split(',');
 
@@ -186,9 +196,11 @@ const SHAPES = [
 const suite = benchSuite(
   '@codeagent/agent-core',
   'one turn through stream() vs a bare AI SDK streamText consuming fullStream with an equivalent tool, same mock model; then session costs',
+  CHILD ? 'run' : undefined,
 );
-for (const shape of SHAPES) {
-  if (ONLY && !ONLY.includes(shape.name)) continue;
+
+/** The comparisons of one turn shape, in this process. */
+async function shapeRows(shape) {
   const steps = script(shape);
   for (const withGate of [false, true]) {
     await suite.compare({
@@ -231,6 +243,42 @@ for (const shape of SHAPES) {
       warmup: 3,
     });
   }
+}
+
+/**
+ * The comparisons of one turn shape in RUNS fresh processes, one after another (this file again, in child mode):
+ * each row's figure is the run with the median ratio (`suite.combine`).
+ */
+async function shapeInFreshProcesses(shape) {
+  const runs = [];
+  for (let k = 0; k < RUNS; k++) {
+    suite.note(`${shape.name}: fresh process ${k + 1} of ${RUNS}`);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'agent-core-bench-'));
+    try {
+      const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url)], {
+        env: { ...process.env, ONLY: shape.name, BENCH_CHILD: '1', BENCH_RESULTS_DIR: dir },
+        stdio: ['ignore', 'pipe', 'inherit'],
+        encoding: 'utf8',
+      });
+      if (child.status !== 0) throw new Error(`the ${shape.name} run ${k + 1} failed (exit ${child.status})`);
+      runs.push(readResults(dir)[0].results);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  for (const row of runs[0]) {
+    suite.combine(runs.map((r) => r.find((x) => x.name === row.name)));
+  }
+}
+
+for (const shape of SHAPES) {
+  if (ONLY && !ONLY.includes(shape.name)) continue;
+  if (CHILD || RUNS <= 1) await shapeRows(shape);
+  else await shapeInFreshProcesses(shape);
+}
+if (CHILD) {
+  suite.finish();
+  process.exit(0);
 }
 
 // A figure other load cannot move: the share of CPU samples of one tool-heavy turn spent in our own code.
