@@ -160,10 +160,11 @@ for (const doc of docs) {
 
 const dates = docs.map((d) => d.date).sort();
 const stamp = (d) => d.slice(0, 16).replace('T', ' ');
+// Each bench's JSON carries the time it started: a run names its first and last start (a bench re-run alone later shows).
 const when =
-  stamp(dates[0]).slice(0, 13) === stamp(dates[dates.length - 1]).slice(0, 13)
+  stamp(dates[0]) === stamp(dates[dates.length - 1])
     ? `Run of ${stamp(dates[0])} UTC`
-    : `Runs from ${stamp(dates[0])} to ${stamp(dates[dates.length - 1])} UTC`;
+    : `Benches started from ${stamp(dates[0])} to ${stamp(dates[dates.length - 1])} UTC`;
 const m = docs[0].machine;
 const loads = docs.flatMap((d) => [d.machine.load[0], d.machine.loadAtEnd?.[0] ?? d.machine.load[0]]);
 const isQuick = docs.some((d) => d.quick === true);
