@@ -257,8 +257,8 @@ async function shapeInFreshProcesses(shape) {
     try {
       const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url)], {
         env: { ...process.env, ONLY: shape.name, BENCH_CHILD: '1', BENCH_RESULTS_DIR: dir },
-        stdio: ['ignore', 'pipe', 'inherit'],
-        encoding: 'utf8',
+        // Its rows are read back from its JSON; what it prints would repeat them.
+        stdio: ['ignore', 'ignore', 'inherit'],
       });
       if (child.status !== 0) throw new Error(`the ${shape.name} run ${k + 1} failed (exit ${child.status})`);
       runs.push(readResults(dir)[0].results);

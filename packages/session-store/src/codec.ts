@@ -193,19 +193,9 @@ export function decodeRecord(x: unknown, expectedId?: string): SessionRecord {
   };
 }
 
-/**
- * The text each private copy was made from, until the write that made it encodes it ({@link storedJson}): a large
- * document (an agent snapshot) is then written as the text already made, not stringified a second time. Taken once,
- * so a copy a caller later changes (it is in the returned record) is never written from stale text.
- */
-const copyText = new WeakMap<object, string>();
-
 /** Checks a value given to the store is JSON it can keep (`invalid-input` otherwise) and returns a private copy. */
 export function copyJson(value: unknown, what: string, id?: string): JsonValue {
-  const text = encodeJson(value, what, id);
-  const copy = JSON.parse(text) as JsonValue;
-  if (typeof copy === 'object' && copy !== null) copyText.set(copy, text);
-  return copy;
+  return JSON.parse(encodeJson(value, what, id)) as JsonValue;
 }
 
 /**
@@ -263,18 +253,7 @@ export function withDecodedDocuments<T extends SessionRecord | undefined>(r: T):
   return out as T;
 }
 
-/**
- * The stored text of a value: a {@link StoredText}'s own, the text {@link copyJson} made its copy from in this write (`JSON.stringify` of a
- * `JSON.parse` of JSON text gives that text back), else {@link encodeJson}.
- */
+/** The stored text of a value: a {@link StoredText}'s own, else {@link encodeJson}. */
 export function storedJson(value: unknown, what: string, id?: string): string {
-  if (value instanceof StoredText) return value.text;
-  if (typeof value === 'object' && value !== null) {
-    const text = copyText.get(value);
-    if (text !== undefined) {
-      copyText.delete(value);
-      return text;
-    }
-  }
-  return encodeJson(value, what, id);
+  return value instanceof StoredText ? value.text : encodeJson(value, what, id);
 }

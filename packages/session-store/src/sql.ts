@@ -210,7 +210,7 @@ function encode(r: SessionRecord, max: number, previous?: SessionRecord, stored?
     // A document the write kept or was given is held as its text (StoredText): written as it is, not re-encoded.
     agent: r.agent === null ? null : (kept('agent') ?? storedJson(r.agent, 'agent', r.id)),
     ui: r.ui === null ? null : (kept('ui') ?? storedJson(r.ui, 'ui', r.id)),
-    // A step loaded with the record keeps its stored text; a new one is the text its copy was made from.
+    // A step loaded with the record keeps its stored text; a new one is encoded.
     steps: steps.map((s, i) =>
       previous?.turn?.steps[i] === s && stored?.steps[i] !== undefined
         ? (stored.steps[i] as string)
@@ -378,7 +378,7 @@ export class SqlStore extends BaseStore implements EventLogStore {
   ): Promise<{ record: SessionRecord; stored: StoredTexts; rev: string | null } | undefined> {
     const forUpdate = lock && this.driver.dialect === 'postgres' ? ' FOR UPDATE' : '';
     const wanted = (doc: 'agent' | 'ui') => !(doc === 'agent' ? hint.replacesAgent : hint.replacesUi);
-    // Lazy: the small columns first; the documents from the cache when it holds this version, else read.
+    // Lazy: the small columns first; the documents from the cache when it holds this revision, else read.
     const columns = COLUMNS.replace(
       ', agent',
       lazy || !wanted('agent') ? ', NULL AS agent' : ', agent',
